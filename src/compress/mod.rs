@@ -1,0 +1,1 @@
+//! Compression codecs (placeholder; being written).

@@ -1,0 +1,258 @@
+//! The crate's one error type: what went wrong ([`ErrorKind`]) and where ([`Location`]).
+//!
+//! Every failure on bytes from a file is a [`ErrorKind::Corrupt`], [`ErrorKind::Truncated`] or
+//! [`ErrorKind::LimitExceeded`] with the byte offset and, where known, the row group, column and
+//! row it happened in. Nothing in this crate panics on file contents.
+
+use std::fmt;
+
+/// Result alias used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What went wrong. Matched on by callers and tests; new variants may be added.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// An I/O error from the underlying source or sink.
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+    /// The bytes do not follow the format; the message says which rule was broken.
+    #[error("corrupt {format} data: {message}")]
+    Corrupt {
+        /// Which format was being read (`"rcfile"`, `"tsfile"`, a codec name, …).
+        format: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// The data ends before a structure that it declares.
+    #[error("truncated {what}: needed {needed} bytes, {available} available")]
+    Truncated {
+        /// The structure being read.
+        what: &'static str,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes that remain.
+        available: u64,
+    },
+    /// A length or count read from the file is above a configured [`crate::Limits`] value.
+    #[error("{what} is {requested}, above the limit of {limit}")]
+    LimitExceeded {
+        /// Which limit.
+        what: &'static str,
+        /// The value the file asks for.
+        requested: u64,
+        /// The configured limit.
+        limit: u64,
+    },
+    /// The file names a codec that this crate does not know.
+    #[error("unknown compression codec {0:?}")]
+    UnknownCodec(String),
+    /// The codec is known but its cargo feature was not compiled in.
+    #[error("codec {codec} needs the cargo feature `{feature}`, which is disabled")]
+    CodecDisabled {
+        /// The codec.
+        codec: &'static str,
+        /// The cargo feature that provides it.
+        feature: &'static str,
+    },
+    /// A codec backend rejected the data.
+    #[error("{codec} decompression failed: {message}")]
+    Codec {
+        /// The codec.
+        codec: &'static str,
+        /// The backend's message.
+        message: String,
+    },
+    /// A feature of the format that this crate does not implement.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// A schema string or schema/value mismatch.
+    #[error("schema error: {0}")]
+    Schema(String),
+    /// A caller-supplied argument or value is invalid (nothing was read from a file).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
+
+/// Where an error happened. Fields that do not apply are `None`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Location {
+    /// Absolute byte offset in the file (or in the decompressed buffer named by `section`).
+    pub offset: Option<u64>,
+    /// Row group (RCFile) index, counted from 0 in the file.
+    pub row_group: Option<u64>,
+    /// Column index, counted from 0.
+    pub column: Option<usize>,
+    /// Row within the row group.
+    pub row: Option<u64>,
+    /// A named part of the file, e.g. `"key section"`, `"header"`.
+    pub section: Option<&'static str>,
+}
+
+impl Location {
+    fn is_empty(&self) -> bool {
+        *self == Location::default()
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(s) = self.section {
+            parts.push(format!("in {s}"));
+        }
+        if let Some(o) = self.offset {
+            parts.push(format!("at byte {o}"));
+        }
+        if let Some(g) = self.row_group {
+            parts.push(format!("row group {g}"));
+        }
+        if let Some(c) = self.column {
+            parts.push(format!("column {c}"));
+        }
+        if let Some(r) = self.row {
+            parts.push(format!("row {r}"));
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// The error type of every fallible operation in this crate.
+///
+/// ```
+/// use colfile::{Error, ErrorKind};
+/// let e = Error::corrupt("rcfile", "bad magic").at_offset(0);
+/// assert!(matches!(e.kind(), ErrorKind::Corrupt { .. }));
+/// assert_eq!(e.location().offset, Some(0));
+/// assert_eq!(e.to_string(), "corrupt rcfile data: bad magic (at byte 0)");
+/// ```
+#[derive(Debug, thiserror::Error)]
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    kind: ErrorKind,
+    location: Location,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.inner.kind)?;
+        if !self.inner.location.is_empty() {
+            write!(f, " ({})", self.inner.location)?;
+        }
+        Ok(())
+    }
+}
+
+impl Error {
+    /// An error of `kind` with no location yet.
+    pub fn new(kind: ErrorKind) -> Self {
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                location: Location::default(),
+            }),
+        }
+    }
+    /// Shorthand for [`ErrorKind::Corrupt`].
+    pub fn corrupt(format: &'static str, message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Corrupt {
+            format,
+            message: message.into(),
+        })
+    }
+    /// Shorthand for [`ErrorKind::Truncated`].
+    pub fn truncated(what: &'static str, needed: u64, available: u64) -> Self {
+        Self::new(ErrorKind::Truncated {
+            what,
+            needed,
+            available,
+        })
+    }
+    /// Shorthand for [`ErrorKind::LimitExceeded`].
+    pub fn limit(what: &'static str, requested: u64, limit: u64) -> Self {
+        Self::new(ErrorKind::LimitExceeded {
+            what,
+            requested,
+            limit,
+        })
+    }
+    /// Shorthand for [`ErrorKind::InvalidArgument`].
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::InvalidArgument(message.into()))
+    }
+    /// Shorthand for [`ErrorKind::Schema`].
+    pub fn schema(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Schema(message.into()))
+    }
+    /// Shorthand for [`ErrorKind::Unsupported`].
+    pub fn unsupported(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Unsupported(message.into()))
+    }
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.inner.kind
+    }
+    /// Where it went wrong.
+    pub fn location(&self) -> &Location {
+        &self.inner.location
+    }
+    /// Sets the byte offset unless one is already set (the innermost offset wins).
+    pub fn at_offset(mut self, offset: u64) -> Self {
+        self.inner.location.offset.get_or_insert(offset);
+        self
+    }
+    /// Sets the row group unless already set.
+    pub fn in_row_group(mut self, index: u64) -> Self {
+        self.inner.location.row_group.get_or_insert(index);
+        self
+    }
+    /// Sets the column unless already set.
+    pub fn in_column(mut self, index: usize) -> Self {
+        self.inner.location.column.get_or_insert(index);
+        self
+    }
+    /// Sets the row unless already set.
+    pub fn at_row(mut self, row: u64) -> Self {
+        self.inner.location.row.get_or_insert(row);
+        self
+    }
+    /// Sets the section name unless already set.
+    pub fn in_section(mut self, section: &'static str) -> Self {
+        self.inner.location.section.get_or_insert(section);
+        self
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error::new(kind)
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io(e))
+    }
+}
+
+impl From<Error> for std::io::Error {
+    fn from(e: Error) -> Self {
+        let kind = match e.kind() {
+            ErrorKind::Io(io) => io.kind(),
+            ErrorKind::Unsupported(_) | ErrorKind::CodecDisabled { .. } => {
+                std::io::ErrorKind::Unsupported
+            }
+            ErrorKind::InvalidArgument(_) | ErrorKind::Schema(_) => {
+                std::io::ErrorKind::InvalidInput
+            }
+            ErrorKind::Truncated { .. } => std::io::ErrorKind::UnexpectedEof,
+            _ => std::io::ErrorKind::InvalidData,
+        };
+        std::io::Error::new(kind, e)
+    }
+}

@@ -1,0 +1,125 @@
+//! [`Cursor`]: a bounds-checked reader over a byte slice that knows its absolute file offset,
+//! so every error it returns names the byte where the problem is.
+
+use crate::{Error, Result};
+
+/// Reads primitives from a slice; every read is checked against what remains.
+///
+/// ```
+/// use colfile::format::Cursor;
+/// let mut c = Cursor::new(&[0, 0, 0, 7, 0x8f, 0x80], 100);
+/// assert_eq!(c.read_i32_be().unwrap(), 7);
+/// assert_eq!(c.read_vlong().unwrap(), 128);
+/// assert!(c.read_u8().is_err()); // past the end: a Truncated error at byte 106
+/// ```
+#[derive(Debug, Clone)]
+pub struct Cursor<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    base: u64,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor over `buf`, whose first byte is at absolute offset `base`.
+    pub fn new(buf: &'a [u8], base: u64) -> Self {
+        Cursor { buf, pos: 0, base }
+    }
+    /// Absolute offset of the next byte.
+    pub fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+    /// Position within the slice.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+    /// Bytes left.
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+    /// True when nothing is left.
+    pub fn is_empty(&self) -> bool {
+        self.remaining() == 0
+    }
+    /// The unread bytes.
+    pub fn rest(&self) -> &'a [u8] {
+        &self.buf[self.pos..]
+    }
+    /// Fails with `Truncated` unless `n` bytes remain.
+    pub fn need(&self, what: &'static str, n: usize) -> Result<()> {
+        if self.remaining() < n {
+            Err(Error::truncated(what, n as u64, self.remaining() as u64).at_offset(self.offset()))
+        } else {
+            Ok(())
+        }
+    }
+    /// Takes the next `n` bytes.
+    pub fn take(&mut self, what: &'static str, n: usize) -> Result<&'a [u8]> {
+        self.need(what, n)?;
+        let s = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+    /// Takes `N` bytes as an array.
+    pub fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N]> {
+        let s = self.take(what, N)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(s);
+        Ok(a)
+    }
+    /// One byte.
+    pub fn read_u8(&mut self) -> Result<u8> {
+        Ok(self.array::<1>("byte")?[0])
+    }
+    /// Big-endian int32 (Java `DataInput.readInt`).
+    pub fn read_i32_be(&mut self) -> Result<i32> {
+        Ok(i32::from_be_bytes(self.array("int32")?))
+    }
+    /// Big-endian int64.
+    pub fn read_i64_be(&mut self) -> Result<i64> {
+        Ok(i64::from_be_bytes(self.array("int64")?))
+    }
+    /// Hadoop zero-compressed VLong ([`super::hadoop::decode_vlong`]).
+    pub fn read_vlong(&mut self) -> Result<i64> {
+        match super::hadoop::decode_vlong(self.rest()) {
+            Some((v, n)) => {
+                self.pos += n;
+                Ok(v)
+            }
+            None => {
+                let need = self.rest().first().map_or(1, |&b| super::hadoop::vlong_size_from_first(b));
+                Err(Error::truncated("VLong", need as u64, self.remaining() as u64)
+                    .at_offset(self.offset()))
+            }
+        }
+    }
+    /// Hadoop VInt: a VLong that must fit in int32.
+    pub fn read_vint(&mut self) -> Result<i32> {
+        let at = self.offset();
+        let v = self.read_vlong()?;
+        i32::try_from(v).map_err(|_| {
+            Error::corrupt("hadoop", format!("VInt {v} does not fit in 32 bits")).at_offset(at)
+        })
+    }
+    /// A non-negative VInt length, checked against what remains and against `max`.
+    pub fn read_len(&mut self, what: &'static str, max: usize) -> Result<usize> {
+        let at = self.offset();
+        let v = self.read_vint()?;
+        if v < 0 {
+            return Err(Error::corrupt("hadoop", format!("negative {what} length {v}")).at_offset(at));
+        }
+        let n = v as usize;
+        if n > max {
+            return Err(Error::limit(what, n as u64, max as u64).at_offset(at));
+        }
+        self.need(what, n)?;
+        Ok(n)
+    }
+    /// Hadoop `Text`: VInt byte length + UTF-8 bytes, at most `max_len` bytes.
+    pub fn read_text(&mut self, what: &'static str, max_len: usize) -> Result<&'a str> {
+        let n = self.read_len(what, max_len)?;
+        let at = self.offset();
+        let bytes = self.take(what, n)?;
+        std::str::from_utf8(bytes)
+            .map_err(|e| Error::corrupt("hadoop", format!("{what} is not UTF-8: {e}")).at_offset(at))
+    }
+}

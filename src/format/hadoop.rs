@@ -1,0 +1,125 @@
+//! Hadoop `WritableUtils` encodings: the zero-compressed VInt/VLong (not LEB128), `Text`
+//! (VInt length + UTF-8) and big-endian int32, as RCFile headers and key sections use them.
+//!
+//! ```
+//! use colfile::format::hadoop::{write_vlong, decode_vlong};
+//! let mut out = Vec::new();
+//! write_vlong(&mut out, 300);
+//! assert_eq!(out, [0x8e, 0x01, 0x2c]);
+//! assert_eq!(decode_vlong(&out), Some((300, 3)));
+//! ```
+
+/// Total encoded size (marker included) implied by the first byte of a VLong.
+#[inline]
+pub fn vlong_size_from_first(first: u8) -> usize {
+    let b = first as i8;
+    if b >= -112 {
+        1
+    } else if b < -120 {
+        (-119 - b as i32) as usize
+    } else {
+        (-111 - b as i32) as usize
+    }
+}
+
+/// Decodes one VLong from the front of `buf`: `(value, bytes used)`, or `None` if `buf` ends
+/// inside it. Non-minimal encodings are accepted, as Hadoop's reader accepts them.
+#[inline]
+pub fn decode_vlong(buf: &[u8]) -> Option<(i64, usize)> {
+    let &first = buf.first()?;
+    let b = first as i8;
+    if b >= -112 {
+        return Some((b as i64, 1));
+    }
+    let n = vlong_size_from_first(first);
+    let body = buf.get(1..n)?;
+    let mut m: u64 = 0;
+    for &x in body {
+        m = (m << 8) | x as u64;
+    }
+    let v = if b < -120 { !(m as i64) } else { m as i64 };
+    Some((v, n))
+}
+
+/// Encoded size of `v` (Hadoop `getVIntSize`).
+#[inline]
+pub fn vlong_size(v: i64) -> usize {
+    if (-112..=127).contains(&v) {
+        return 1;
+    }
+    let m = if v < 0 { !v } else { v } as u64;
+    let bits = 64 - m.leading_zeros() as usize;
+    bits.div_ceil(8) + 1
+}
+
+/// Appends the minimal zero-compressed encoding of `v`.
+#[inline]
+pub fn write_vlong(out: &mut Vec<u8>, v: i64) {
+    if (-112..=127).contains(&v) {
+        out.push(v as u8);
+        return;
+    }
+    let (base, m) = if v < 0 { (-120i32, !v as u64) } else { (-112i32, v as u64) };
+    let k = (64 - m.leading_zeros() as usize).div_ceil(8);
+    out.push((base - k as i32) as i8 as u8);
+    for i in (0..k).rev() {
+        out.push((m >> (8 * i)) as u8);
+    }
+}
+
+/// Appends a Hadoop `Text`: VInt byte length + bytes.
+pub fn write_text(out: &mut Vec<u8>, s: &[u8]) {
+    write_vlong(out, s.len() as i64);
+    out.extend_from_slice(s);
+}
+
+/// Appends a big-endian int32.
+#[inline]
+pub fn write_i32_be(out: &mut Vec<u8>, v: i32) {
+    out.extend_from_slice(&v.to_be_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VECTORS: &[(i64, &[u8])] = &[
+        (0, &[0x00]),
+        (1, &[0x01]),
+        (127, &[0x7f]),
+        (128, &[0x8f, 0x80]),
+        (255, &[0x8f, 0xff]),
+        (256, &[0x8e, 0x01, 0x00]),
+        (300, &[0x8e, 0x01, 0x2c]),
+        (2_147_483_647, &[0x8c, 0x7f, 0xff, 0xff, 0xff]),
+        (i64::MAX, &[0x88, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+        (15_340, &[0x8e, 0x3b, 0xec]),
+        (-1, &[0xff]),
+        (-2, &[0xfe]),
+        (-3, &[0xfd]),
+        (-112, &[0x90]),
+        (-113, &[0x87, 0x70]),
+        (-128, &[0x87, 0x7f]),
+        (-129, &[0x87, 0x80]),
+        (-257, &[0x86, 0x01, 0x00]),
+        (-(1 << 31), &[0x84, 0x7f, 0xff, 0xff, 0xff]),
+        (i64::MIN, &[0x80, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+    ];
+
+    #[test]
+    fn reference_vectors() {
+        for &(v, bytes) in VECTORS {
+            let mut out = Vec::new();
+            write_vlong(&mut out, v);
+            assert_eq!(out, bytes, "encode {v}");
+            assert_eq!(vlong_size(v), bytes.len(), "size {v}");
+            assert_eq!(decode_vlong(bytes), Some((v, bytes.len())), "decode {v}");
+            assert_eq!(decode_vlong(&bytes[..bytes.len() - 1]).map(|x| x.0), if bytes.len() == 1 { None } else { None });
+        }
+    }
+
+    #[test]
+    fn non_minimal_accepted() {
+        assert_eq!(decode_vlong(&[0x8f, 0x05]), Some((5, 2)));
+    }
+}

@@ -1,0 +1,8 @@
+//! Shared primitive codecs: bounds-checked reading of byte slices ([`Cursor`]) and the Hadoop
+//! `WritableUtils` encodings ([`hadoop`]: zero-compressed VInt/VLong, `Text`, big-endian
+//! int32) that RCFile is built from. TsFile primitives will live beside them.
+
+pub mod cursor;
+pub mod hadoop;
+
+pub use cursor::Cursor;

@@ -1,0 +1,26 @@
+//! # colfile
+//!
+//! Pure-Rust readers and writers for columnar file formats, byte-compatible with their
+//! reference implementations:
+//!
+//! - [`rcfile`]: Hive RCFile (`RCF1` and legacy `SEQ6` headers), every Hadoop codec, the text
+//!   `ColumnarSerDe` and binary `LazyBinaryColumnarSerDe` cell encodings for every Hive type,
+//!   column projection and byte-range splits.
+//!
+//! Shared layers: [`format`] (primitive encodings), [`compress`] (codecs and their framings),
+//! [`source`] (byte-range inputs), [`Limits`] (caps on what a file may ask for) and one
+//! [`Error`] type that says what went wrong and where.
+//!
+//! Nothing in this crate panics on the contents of a file: corrupt or hostile input gives an
+//! [`Error`] naming the byte offset, row group and column.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod compress;
+mod error;
+pub mod format;
+mod limits;
+pub mod source;
+
+pub use error::{Error, ErrorKind, Location, Result};
+pub use limits::Limits;

@@ -1,0 +1,61 @@
+//! [`Limits`]: caps on every length and count read from a file, checked before allocating.
+
+/// Caps applied to lengths and counts that a file declares. A file that asks for more gets
+/// [`crate::ErrorKind::LimitExceeded`] before anything is allocated. Passed per reader, so a
+/// service reading files from many sources can choose per source.
+///
+/// ```
+/// let limits = colfile::Limits { max_columns: 1000, ..Default::default() };
+/// assert_eq!(limits.max_columns, 1000);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Largest single buffer (decompressed column, key section, value section) in bytes.
+    pub max_alloc_bytes: usize,
+    /// Most metadata entries in a header.
+    pub max_metadata_entries: usize,
+    /// Most columns a file may declare.
+    pub max_columns: usize,
+    /// Longest string (class name, metadata key or value) in a header.
+    pub max_string_len: usize,
+    /// Most rows in one row group.
+    pub max_rows_per_group: u64,
+    /// Deepest nesting of complex values.
+    pub max_nesting: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_alloc_bytes: 1 << 30,
+            max_metadata_entries: 500_000,
+            max_columns: 500_000,
+            max_string_len: 1 << 20,
+            max_rows_per_group: i32::MAX as u64,
+            max_nesting: 64,
+        }
+    }
+}
+
+impl Limits {
+    /// No caps beyond what the format itself allows (int32 lengths).
+    pub fn unlimited() -> Self {
+        Limits {
+            max_alloc_bytes: usize::MAX,
+            max_metadata_entries: usize::MAX,
+            max_columns: usize::MAX,
+            max_string_len: usize::MAX,
+            max_rows_per_group: u64::MAX,
+            max_nesting: 1 << 16,
+        }
+    }
+
+    /// Checks a declared allocation size.
+    pub(crate) fn check_alloc(&self, what: &'static str, n: u64) -> crate::Result<usize> {
+        if n > self.max_alloc_bytes as u64 {
+            return Err(crate::Error::limit(what, n, self.max_alloc_bytes as u64));
+        }
+        usize::try_from(n).map_err(|_| crate::Error::limit(what, n, usize::MAX as u64))
+    }
+}

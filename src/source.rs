@@ -1,0 +1,157 @@
+//! Byte-range sources: what readers read from. A file, a byte slice, or anything that can
+//! return the bytes of a range (an object store client, a memory map, a test double).
+
+use crate::{Error, Result};
+use std::sync::Arc;
+
+/// Random-access input: a known length and positioned reads. No shared cursor, so one source
+/// can serve several readers (e.g. several splits of one file) at once.
+///
+/// ```
+/// use colfile::source::ByteSource;
+/// let data: &[u8] = b"hello world";
+/// let mut buf = [0u8; 5];
+/// data.read_exact_at(6, &mut buf).unwrap();
+/// assert_eq!(&buf, b"world");
+/// assert_eq!(ByteSource::len(&data), 11);
+/// ```
+pub trait ByteSource: Send + Sync {
+    /// Total length in bytes.
+    fn len(&self) -> u64;
+    /// True when the source holds no bytes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Fills `buf` from `offset`; fails with [`crate::ErrorKind::Truncated`] if the source
+    /// ends first.
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()>;
+    /// Borrows the whole content when the source is in memory (lets readers avoid copies).
+    fn as_slice(&self) -> Option<&[u8]> {
+        None
+    }
+}
+
+fn check_range(len: u64, offset: u64, n: usize) -> Result<()> {
+    let end = offset.checked_add(n as u64);
+    match end {
+        Some(e) if e <= len => Ok(()),
+        _ => Err(Error::truncated("input", n as u64, len.saturating_sub(offset)).at_offset(offset)),
+    }
+}
+
+impl ByteSource for [u8] {
+    fn len(&self) -> u64 {
+        <[u8]>::len(self) as u64
+    }
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        check_range(ByteSource::len(self), offset, buf.len())?;
+        let start = offset as usize;
+        buf.copy_from_slice(&self[start..start + buf.len()]);
+        Ok(())
+    }
+    fn as_slice(&self) -> Option<&[u8]> {
+        Some(self)
+    }
+}
+
+impl<T: ByteSource + ?Sized> ByteSource for &T {
+    fn len(&self) -> u64 {
+        (**self).len()
+    }
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        (**self).read_exact_at(offset, buf)
+    }
+    fn as_slice(&self) -> Option<&[u8]> {
+        (**self).as_slice()
+    }
+}
+
+impl<T: ByteSource + ?Sized> ByteSource for Arc<T> {
+    fn len(&self) -> u64 {
+        (**self).len()
+    }
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        (**self).read_exact_at(offset, buf)
+    }
+    fn as_slice(&self) -> Option<&[u8]> {
+        (**self).as_slice()
+    }
+}
+
+impl<T: ByteSource + ?Sized> ByteSource for Box<T> {
+    fn len(&self) -> u64 {
+        (**self).len()
+    }
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        (**self).read_exact_at(offset, buf)
+    }
+    fn as_slice(&self) -> Option<&[u8]> {
+        (**self).as_slice()
+    }
+}
+
+impl ByteSource for Vec<u8> {
+    fn len(&self) -> u64 {
+        self.as_slice().len() as u64
+    }
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        self.as_slice().read_exact_at(offset, buf)
+    }
+    fn as_slice(&self) -> Option<&[u8]> {
+        Some(self)
+    }
+}
+
+/// A file read with positioned reads (`pread`); its length is taken once when opened.
+#[derive(Debug)]
+pub struct FileSource {
+    file: std::fs::File,
+    len: u64,
+}
+
+impl FileSource {
+    /// Opens `path` for reading.
+    pub fn open(path: impl AsRef<std::path::Path>) -> Result<Self> {
+        Self::new(std::fs::File::open(path)?)
+    }
+    /// Wraps an open file.
+    pub fn new(file: std::fs::File) -> Result<Self> {
+        let len = file.metadata()?.len();
+        Ok(FileSource { file, len })
+    }
+}
+
+impl ByteSource for FileSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        check_range(self.len, offset, buf.len())?;
+        read_at(&self.file, offset, buf).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                Error::truncated("file", buf.len() as u64, 0).at_offset(offset)
+            } else {
+                Error::from(e).at_offset(offset)
+            }
+        })
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &std::fs::File, mut offset: u64, mut buf: &mut [u8]) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        let n = file.seek_read(buf, offset)?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        buf = &mut buf[n..];
+        offset += n as u64;
+    }
+    Ok(())
+}
