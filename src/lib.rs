@@ -19,6 +19,7 @@
 pub mod compress;
 mod error;
 pub mod format;
+pub mod rcfile;
 mod limits;
 pub mod source;
 

@@ -4,5 +4,6 @@
 
 pub mod cursor;
 pub mod hadoop;
+pub mod java_float;
 
 pub use cursor::Cursor;
