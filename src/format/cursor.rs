@@ -86,9 +86,14 @@ impl<'a> Cursor<'a> {
                 Ok(v)
             }
             None => {
-                let need = self.rest().first().map_or(1, |&b| super::hadoop::vlong_size_from_first(b));
-                Err(Error::truncated("VLong", need as u64, self.remaining() as u64)
-                    .at_offset(self.offset()))
+                let need = self
+                    .rest()
+                    .first()
+                    .map_or(1, |&b| super::hadoop::vlong_size_from_first(b));
+                Err(
+                    Error::truncated("VLong", need as u64, self.remaining() as u64)
+                        .at_offset(self.offset()),
+                )
             }
         }
     }
@@ -105,7 +110,9 @@ impl<'a> Cursor<'a> {
         let at = self.offset();
         let v = self.read_vint()?;
         if v < 0 {
-            return Err(Error::corrupt("hadoop", format!("negative {what} length {v}")).at_offset(at));
+            return Err(
+                Error::corrupt("hadoop", format!("negative {what} length {v}")).at_offset(at),
+            );
         }
         let n = v as usize;
         if n > max {
@@ -119,7 +126,8 @@ impl<'a> Cursor<'a> {
         let n = self.read_len(what, max_len)?;
         let at = self.offset();
         let bytes = self.take(what, n)?;
-        std::str::from_utf8(bytes)
-            .map_err(|e| Error::corrupt("hadoop", format!("{what} is not UTF-8: {e}")).at_offset(at))
+        std::str::from_utf8(bytes).map_err(|e| {
+            Error::corrupt("hadoop", format!("{what} is not UTF-8: {e}")).at_offset(at)
+        })
     }
 }

@@ -59,7 +59,11 @@ pub fn write_vlong(out: &mut Vec<u8>, v: i64) {
         out.push(v as u8);
         return;
     }
-    let (base, m) = if v < 0 { (-120i32, !v as u64) } else { (-112i32, v as u64) };
+    let (base, m) = if v < 0 {
+        (-120i32, !v as u64)
+    } else {
+        (-112i32, v as u64)
+    };
     let k = (64 - m.leading_zeros() as usize).div_ceil(8);
     out.push((base - k as i32) as i8 as u8);
     for i in (0..k).rev() {
@@ -92,7 +96,10 @@ mod tests {
         (256, &[0x8e, 0x01, 0x00]),
         (300, &[0x8e, 0x01, 0x2c]),
         (2_147_483_647, &[0x8c, 0x7f, 0xff, 0xff, 0xff]),
-        (i64::MAX, &[0x88, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+        (
+            i64::MAX,
+            &[0x88, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+        ),
         (15_340, &[0x8e, 0x3b, 0xec]),
         (-1, &[0xff]),
         (-2, &[0xfe]),
@@ -103,7 +110,10 @@ mod tests {
         (-129, &[0x87, 0x80]),
         (-257, &[0x86, 0x01, 0x00]),
         (-(1 << 31), &[0x84, 0x7f, 0xff, 0xff, 0xff]),
-        (i64::MIN, &[0x80, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+        (
+            i64::MIN,
+            &[0x80, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+        ),
     ];
 
     #[test]
@@ -114,7 +124,11 @@ mod tests {
             assert_eq!(out, bytes, "encode {v}");
             assert_eq!(vlong_size(v), bytes.len(), "size {v}");
             assert_eq!(decode_vlong(bytes), Some((v, bytes.len())), "decode {v}");
-            assert_eq!(decode_vlong(&bytes[..bytes.len() - 1]).map(|x| x.0), if bytes.len() == 1 { None } else { None });
+            assert_eq!(
+                decode_vlong(&bytes[..bytes.len() - 1]),
+                None,
+                "truncated {v}"
+            );
         }
     }
 

@@ -184,19 +184,32 @@ pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
     let bad = || Error::invalid(format!("cannot read {j} as {ty}"));
     Ok(match ty {
         HiveType::Boolean => Value::Boolean(j.as_bool().ok_or_else(bad)?),
-        HiveType::TinyInt => Value::TinyInt(int(j).and_then(|v| i8::try_from(v).ok()).ok_or_else(bad)?),
-        HiveType::SmallInt => Value::SmallInt(int(j).and_then(|v| i16::try_from(v).ok()).ok_or_else(bad)?),
+        HiveType::TinyInt => {
+            Value::TinyInt(int(j).and_then(|v| i8::try_from(v).ok()).ok_or_else(bad)?)
+        }
+        HiveType::SmallInt => {
+            Value::SmallInt(int(j).and_then(|v| i16::try_from(v).ok()).ok_or_else(bad)?)
+        }
         HiveType::Int => Value::Int(int(j).and_then(|v| i32::try_from(v).ok()).ok_or_else(bad)?),
         HiveType::BigInt => Value::BigInt(int(j).ok_or_else(bad)?),
-        HiveType::Float => Value::Float(java_float::parse_f32(&number_text(j).ok_or_else(bad)?).ok_or_else(bad)?),
-        HiveType::Double => Value::Double(java_float::parse_f64(&number_text(j).ok_or_else(bad)?).ok_or_else(bad)?),
+        HiveType::Float => {
+            Value::Float(java_float::parse_f32(&number_text(j).ok_or_else(bad)?).ok_or_else(bad)?)
+        }
+        HiveType::Double => {
+            Value::Double(java_float::parse_f64(&number_text(j).ok_or_else(bad)?).ok_or_else(bad)?)
+        }
         HiveType::String => Value::string(j.as_str().ok_or_else(bad)?),
         HiveType::Varchar(n) => {
             let s = j.as_str().ok_or_else(bad)?;
             Value::string(s.chars().take(*n as usize).collect::<String>())
         }
         HiveType::Char(n) => {
-            let s: String = j.as_str().ok_or_else(bad)?.chars().take(*n as usize).collect();
+            let s: String = j
+                .as_str()
+                .ok_or_else(bad)?
+                .chars()
+                .take(*n as usize)
+                .collect();
             let pad = (*n as usize).saturating_sub(s.chars().count());
             Value::string(s + &" ".repeat(pad))
         }
@@ -206,25 +219,42 @@ pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
                 (Some(Json::String(s)), _) => s.as_bytes().to_vec(),
                 (_, Some(Json::String(s))) => {
                     use base64::Engine as _;
-                    base64::engine::general_purpose::STANDARD.decode(s).map_err(|_| bad())?
+                    base64::engine::general_purpose::STANDARD
+                        .decode(s)
+                        .map_err(|_| bad())?
                 }
                 _ => return Err(bad()),
             },
             _ => return Err(bad()),
         }),
-        HiveType::Date => Value::Date(j.as_str().ok_or_else(bad)?.parse::<Date>().map_err(|_| bad())?),
-        HiveType::Timestamp => {
-            Value::Timestamp(j.as_str().ok_or_else(bad)?.parse::<Timestamp>().map_err(|_| bad())?)
-        }
+        HiveType::Date => Value::Date(
+            j.as_str()
+                .ok_or_else(bad)?
+                .parse::<Date>()
+                .map_err(|_| bad())?,
+        ),
+        HiveType::Timestamp => Value::Timestamp(
+            j.as_str()
+                .ok_or_else(bad)?
+                .parse::<Timestamp>()
+                .map_err(|_| bad())?,
+        ),
         HiveType::Decimal { precision, scale } => {
             let text = number_text(j).ok_or_else(bad)?;
-            match Decimal::parse(&text).ok_or_else(bad)?.round_to(*precision, *scale) {
+            match Decimal::parse(&text)
+                .ok_or_else(bad)?
+                .round_to(*precision, *scale)
+            {
                 Some(d) => Value::Decimal(d),
                 None => Value::Null,
             }
         }
         HiveType::Array(et) => Value::Array(
-            j.as_array().ok_or_else(bad)?.iter().map(|x| from_json(et, x)).collect::<Result<_>>()?,
+            j.as_array()
+                .ok_or_else(bad)?
+                .iter()
+                .map(|x| from_json(et, x))
+                .collect::<Result<_>>()?,
         ),
         HiveType::Map(kt, vt) => Value::Map(match j {
             Json::Array(entries) => entries
@@ -256,7 +286,10 @@ pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
             let tag = j.get("tag").and_then(Json::as_u64).ok_or_else(bad)?;
             let mt = members.get(tag as usize).ok_or_else(bad)?;
             let v = from_json(mt, j.get("value").unwrap_or(&Json::Null))?;
-            Value::Union { tag: tag as u8, value: Box::new(v) }
+            Value::Union {
+                tag: tag as u8,
+                value: Box::new(v),
+            }
         }
     })
 }
@@ -305,7 +338,9 @@ pub fn row_from_json(schema: &super::Schema, j: &Json) -> Result<Vec<Value>> {
             cols.iter()
                 .map(|c| {
                     let v = o.get(&c.name).or_else(|| {
-                        o.iter().find(|(k, _)| k.eq_ignore_ascii_case(&c.name)).map(|(_, v)| v)
+                        o.iter()
+                            .find(|(k, _)| k.eq_ignore_ascii_case(&c.name))
+                            .map(|(_, v)| v)
                     });
                     from_json(&c.ty, v.unwrap_or(&Json::Null))
                 })

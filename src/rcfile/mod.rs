@@ -12,3 +12,15 @@ pub mod value;
 pub use schema::{Field, HiveType, Schema};
 pub use serde::Serde;
 pub use value::{Date, Decimal, Timestamp, Value};
+pub mod header;
+mod lengths;
+pub mod reader;
+pub mod rowgroup;
+pub mod rows;
+pub mod writer;
+
+pub use header::{Header, HeaderVersion};
+pub use reader::{Reader, ReaderBuilder};
+pub use rowgroup::{ColumnData, ColumnLayout, RowGroup};
+pub use rows::{RowReader, RowWriter};
+pub use writer::{WriteSummary, Writer, WriterBuilder};

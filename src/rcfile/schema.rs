@@ -77,7 +77,10 @@ impl HiveType {
     }
     /// True for string, varchar and char.
     pub fn is_string_like(&self) -> bool {
-        matches!(self, HiveType::String | HiveType::Varchar(_) | HiveType::Char(_))
+        matches!(
+            self,
+            HiveType::String | HiveType::Varchar(_) | HiveType::Char(_)
+        )
     }
     /// Nesting depth: 0 for primitives, 1 + deepest child otherwise.
     pub fn depth(&self) -> usize {
@@ -137,7 +140,11 @@ impl fmt::Display for HiveType {
 impl std::str::FromStr for HiveType {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        let mut p = Parser { s: s.as_bytes(), pos: 0, depth: 0 };
+        let mut p = Parser {
+            s: s.as_bytes(),
+            pos: 0,
+            depth: 0,
+        };
         let t = p.ty()?;
         p.ws();
         if p.pos != p.s.len() {
@@ -184,7 +191,11 @@ impl Schema {
         self.columns
             .iter()
             .position(|c| c.name == name)
-            .or_else(|| self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name)))
+            .or_else(|| {
+                self.columns
+                    .iter()
+                    .position(|c| c.name.eq_ignore_ascii_case(name))
+            })
     }
     /// Resolves a list of column names to indices, failing on an unknown name.
     pub fn indices_of<S: AsRef<str>>(&self, names: &[S]) -> Result<Vec<usize>> {
@@ -213,7 +224,11 @@ impl fmt::Display for Schema {
 impl std::str::FromStr for Schema {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        let mut p = Parser { s: s.as_bytes(), pos: 0, depth: 0 };
+        let mut p = Parser {
+            s: s.as_bytes(),
+            pos: 0,
+            depth: 0,
+        };
         p.ws();
         if p.pos == p.s.len() {
             return Ok(Schema::default());
@@ -240,7 +255,11 @@ impl Parser<'_> {
         Error::schema(format!("{msg} at character {} of {text:?}", self.pos))
     }
     fn ws(&mut self) {
-        while self.s.get(self.pos).is_some_and(|b| b.is_ascii_whitespace()) {
+        while self
+            .s
+            .get(self.pos)
+            .is_some_and(|b| b.is_ascii_whitespace())
+        {
             self.pos += 1;
         }
     }
@@ -276,10 +295,16 @@ impl Parser<'_> {
     fn name(&mut self) -> Result<String> {
         self.ws();
         let start = self.pos;
-        while self.s.get(self.pos).is_some_and(|&b| !matches!(b, b':' | b',' | b'<' | b'>')) {
+        while self
+            .s
+            .get(self.pos)
+            .is_some_and(|&b| !matches!(b, b':' | b',' | b'<' | b'>'))
+        {
             self.pos += 1;
         }
-        let n = String::from_utf8_lossy(&self.s[start..self.pos]).trim().to_string();
+        let n = String::from_utf8_lossy(&self.s[start..self.pos])
+            .trim()
+            .to_string();
         if n.is_empty() {
             return Err(self.err("expected a field name"));
         }
@@ -366,7 +391,10 @@ impl Parser<'_> {
                 if !(1..=38).contains(&precision) || scale > precision {
                     return Err(self.err("decimal precision must be 1..=38 and scale <= precision"));
                 }
-                HiveType::Decimal { precision: precision as u8, scale: scale as u8 }
+                HiveType::Decimal {
+                    precision: precision as u8,
+                    scale: scale as u8,
+                }
             }
             "array" => {
                 self.expect(b'<')?;
@@ -410,9 +438,10 @@ mod tests {
 
     #[test]
     fn parses_nested() {
-        let s: Schema = "a:int,m:map<string,array<decimal(10,2)>>,s:struct<x:double,y:uniontype<int,char(3)>>"
-            .parse()
-            .unwrap();
+        let s: Schema =
+            "a:int,m:map<string,array<decimal(10,2)>>,s:struct<x:double,y:uniontype<int,char(3)>>"
+                .parse()
+                .unwrap();
         assert_eq!(s.len(), 3);
         assert_eq!(
             s.to_string(),
@@ -423,7 +452,15 @@ mod tests {
 
     #[test]
     fn rejects_bad() {
-        for bad in ["a:", "a:int,", "a:map<int>", "a:decimal(39,1)", "a:foo", "a:array<int", "a:int>"] {
+        for bad in [
+            "a:",
+            "a:int,",
+            "a:map<int>",
+            "a:decimal(39,1)",
+            "a:foo",
+            "a:array<int",
+            "a:int>",
+        ] {
             assert!(bad.parse::<Schema>().is_err(), "{bad}");
         }
         let deep = format!("a:{}int{}", "array<".repeat(1000), ">".repeat(1000));
@@ -433,7 +470,13 @@ mod tests {
     #[test]
     fn defaults_and_case() {
         let t: HiveType = "DECIMAL".parse().unwrap();
-        assert_eq!(t, HiveType::Decimal { precision: 10, scale: 0 });
+        assert_eq!(
+            t,
+            HiveType::Decimal {
+                precision: 10,
+                scale: 0
+            }
+        );
         let s: Schema = "ID:Int".parse().unwrap();
         assert_eq!(s.index_of("id"), Some(0));
     }

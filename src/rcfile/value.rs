@@ -87,9 +87,13 @@ impl Value {
             }
             (Map(a), Map(b)) => {
                 a.len() == b.len()
-                    && a.iter().zip(b).all(|((k1, v1), (k2, v2))| k1.same_as(k2) && v1.same_as(v2))
+                    && a.iter()
+                        .zip(b)
+                        .all(|((k1, v1), (k2, v2))| k1.same_as(k2) && v1.same_as(v2))
             }
-            (Union { tag: t1, value: v1 }, Union { tag: t2, value: v2 }) => t1 == t2 && v1.same_as(v2),
+            (Union { tag: t1, value: v1 }, Union { tag: t2, value: v2 }) => {
+                t1 == t2 && v1.same_as(v2)
+            }
             _ => self == other,
         }
     }
@@ -138,7 +142,20 @@ pub fn is_valid_ymd(y: i64, m: u32, d: u32) -> bool {
         return false;
     }
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let dim = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let dim = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     d <= dim[(m - 1) as usize]
 }
 
@@ -148,7 +165,9 @@ impl Date {
         if !is_valid_ymd(y as i64, m, d) {
             return None;
         }
-        i32::try_from(days_from_civil(y as i64, m, d)).ok().map(Date)
+        i32::try_from(days_from_civil(y as i64, m, d))
+            .ok()
+            .map(Date)
     }
     /// Days since 1970-01-01.
     pub fn days(self) -> i32 {
@@ -218,7 +237,10 @@ impl std::str::FromStr for Date {
         if !rest.is_empty() {
             return Err(bad());
         }
-        i32::try_from(y).ok().and_then(|y| Date::from_ymd(y, m, d)).ok_or_else(bad)
+        i32::try_from(y)
+            .ok()
+            .and_then(|y| Date::from_ymd(y, m, d))
+            .ok_or_else(bad)
     }
 }
 
@@ -264,7 +286,13 @@ impl fmt::Display for Timestamp {
         let sod = self.seconds.rem_euclid(86_400);
         let (y, m, d) = civil_from_days(days);
         write_year(f, y)?;
-        write!(f, "-{m:02}-{d:02} {:02}:{:02}:{:02}", sod / 3600, sod / 60 % 60, sod % 60)?;
+        write!(
+            f,
+            "-{m:02}-{d:02} {:02}:{:02}:{:02}",
+            sod / 3600,
+            sod / 60 % 60,
+            sod % 60
+        )?;
         if self.nanos != 0 {
             let mut frac = format!("{:09}", self.nanos);
             while frac.ends_with('0') {
@@ -280,13 +308,23 @@ impl std::str::FromStr for Timestamp {
     type Err = ParseValueError;
     /// Parses `YYYY-MM-DD[ HH:MM:SS[.f{1,9}]]` (also `T` as the separator).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || ParseValueError(format!("invalid timestamp {s:?} (want YYYY-MM-DD HH:MM:SS[.fffffffff])"));
+        let bad = || {
+            ParseValueError(format!(
+                "invalid timestamp {s:?} (want YYYY-MM-DD HH:MM:SS[.fffffffff])"
+            ))
+        };
         let ((y, m, d), rest) = parse_ymd(s.trim()).ok_or_else(bad)?;
-        let date = i32::try_from(y).ok().and_then(|y| Date::from_ymd(y, m, d)).ok_or_else(bad)?;
+        let date = i32::try_from(y)
+            .ok()
+            .and_then(|y| Date::from_ymd(y, m, d))
+            .ok_or_else(bad)?;
         if rest.is_empty() {
             return Timestamp::from_parts(date, 0, 0, 0, 0).ok_or_else(bad);
         }
-        let rest = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('T')).ok_or_else(bad)?;
+        let rest = rest
+            .strip_prefix(' ')
+            .or_else(|| rest.strip_prefix('T'))
+            .ok_or_else(bad)?;
         let (hms, frac) = match rest.split_once('.') {
             Some((a, b)) => (a, Some(b)),
             None => (rest, None),
@@ -366,7 +404,11 @@ impl Decimal {
             s += 1;
         }
         let d = Decimal::new(u, scale)?;
-        let int_digits = if d.unscaled == 0 { 0 } else { d.digits().saturating_sub(scale as u32) };
+        let int_digits = if d.unscaled == 0 {
+            0
+        } else {
+            d.digits().saturating_sub(scale as u32)
+        };
         (int_digits <= (precision as u32).saturating_sub(scale as u32)).then_some(d)
     }
 
@@ -407,7 +449,10 @@ impl Decimal {
         let all: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
         let first_nz = all.iter().position(|&d| d != 0);
         let Some(first_nz) = first_nz else {
-            return Some(Decimal { unscaled: 0, scale: 0 });
+            return Some(Decimal {
+                unscaled: 0,
+                scale: 0,
+            });
         };
         let digits = &all[first_nz..];
         // scale = number of digits after the point
@@ -485,7 +530,13 @@ mod tests {
         let t: Timestamp = "1969-12-31 23:59:59.999999999".parse().unwrap();
         assert_eq!((t.seconds, t.nanos), (-1, 999_999_999));
         assert_eq!(t.to_string(), "1969-12-31 23:59:59.999999999");
-        assert_eq!("0001-01-01 12:00:00".parse::<Timestamp>().unwrap().to_string(), "0001-01-01 12:00:00");
+        assert_eq!(
+            "0001-01-01 12:00:00"
+                .parse::<Timestamp>()
+                .unwrap()
+                .to_string(),
+            "0001-01-01 12:00:00"
+        );
         assert!("2020-02-30 00:00:00".parse::<Timestamp>().is_err());
     }
 
@@ -493,14 +544,23 @@ mod tests {
     fn decimals() {
         let p = |s: &str| Decimal::parse(s).unwrap();
         assert_eq!(p("1.50").to_string(), "1.50");
-        assert_eq!(p("-0.000000000000000001").to_string(), "-0.000000000000000001");
+        assert_eq!(
+            p("-0.000000000000000001").to_string(),
+            "-0.000000000000000001"
+        );
         assert_eq!(p("1e3").to_string(), "1000");
         assert_eq!(p("1.5E-10").to_string(), "0.00000000015");
         assert_eq!(p("99999.5").round_to(5, 0), None);
         assert_eq!(p("-0.5").round_to(9, 0).unwrap().to_string(), "-1");
         assert_eq!(p("1.50").normalized().to_string(), "1.5");
         assert_eq!(p("0.00").normalized().to_string(), "0");
-        assert_eq!(p("99999999999999999999.999999999999999999").round_to(38, 18).unwrap().to_string(), "99999999999999999999.999999999999999999");
+        assert_eq!(
+            p("99999999999999999999.999999999999999999")
+                .round_to(38, 18)
+                .unwrap()
+                .to_string(),
+            "99999999999999999999.999999999999999999"
+        );
         assert!(Decimal::parse("abc").is_none());
         assert!(Decimal::parse("").is_none());
         assert!(Decimal::parse(".").is_none());

@@ -1,1 +1,118 @@
-fn main(){}
+//! `colfile`: read, inspect and write columnar files from the command line.
+//!
+//! ```text
+//! colfile cat FILE [--schema S] [--serde text|binary] [--columns a,b] [--format jsonl|csv] [--limit N]
+//! colfile scan FILE [--schema S] [--serde text|binary] [--columns a,b] [--raw]
+//! colfile meta FILE
+//! colfile schema FILE
+//! colfile write OUT --format rcfile --schema S --serde text|binary --codec C [options] [--input FILE|-]
+//! ```
+//! Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
+
+mod args;
+mod read_cmds;
+mod write_cmd;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: colfile <command> [options]
+
+commands:
+  cat FILE     print rows as JSON lines or CSV
+               [--schema S] [--serde text|binary] [--serde-prop k=v]... [--columns a,b]
+               [--format jsonl|csv] [--limit N] [--time-zone Z] [--calendar proleptic|hybrid]
+  scan FILE    decode every selected value, print a JSON summary
+               {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)
+  meta FILE    JSON of the header and every row group
+  schema FILE  what the file says about its columns
+  write OUT    --format rcfile --schema S --serde text|binary
+               --codec none|deflate|gzip|snappy|lz4|zstd|bzip2 [--row-group-rows N]
+               [--row-group-bytes N] [--seq-header] [--sync HEX32] [--meta k=v]...
+               [--serde-prop k=v]... [--validate] [--input FILE|-]   (input: JSON lines)
+
+The file format is detected from its magic bytes.";
+
+/// A CLI failure: a message and the exit code.
+pub struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn usage(m: impl Into<String>) -> Self {
+        Failure {
+            code: 2,
+            message: m.into(),
+        }
+    }
+}
+
+impl From<colfile::Error> for Failure {
+    fn from(e: colfile::Error) -> Self {
+        Failure {
+            code: 1,
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure {
+            code: 1,
+            message: format!("I/O error: {e}"),
+        }
+    }
+}
+
+impl From<lexopt::Error> for Failure {
+    fn from(e: lexopt::Error) -> Self {
+        Failure::usage(e.to_string())
+    }
+}
+
+fn run() -> Result<(), Failure> {
+    let mut argv = std::env::args_os().skip(1);
+    let cmd = match argv.next() {
+        Some(c) => c.to_string_lossy().into_owned(),
+        None => return Err(Failure::usage(USAGE)),
+    };
+    let rest: Vec<std::ffi::OsString> = argv.collect();
+    match cmd.as_str() {
+        "cat" => read_cmds::cat(args::ReadArgs::parse(rest, true)?),
+        "scan" => read_cmds::scan(args::ReadArgs::parse(rest, false)?),
+        "meta" => read_cmds::meta(args::file_only(rest)?),
+        "schema" => read_cmds::schema(args::file_only(rest)?),
+        "write" => write_cmd::write(args::WriteArgs::parse(rest)?),
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        "-V" | "--version" => {
+            println!("colfile {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        other => Err(Failure::usage(format!(
+            "unknown command {other:?}\n{USAGE}"
+        ))),
+    }
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            // Broken pipe (e.g. `colfile cat | head`) is not an error worth reporting.
+            if f.message.contains("Broken pipe") {
+                return ExitCode::SUCCESS;
+            }
+            let first = f.message.lines().next().unwrap_or("").to_string();
+            if f.code == 2 && f.message.contains('\n') {
+                eprintln!("colfile: {}", f.message);
+            } else {
+                eprintln!("colfile: error: {first}");
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}

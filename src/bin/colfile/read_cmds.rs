@@ -1,0 +1,337 @@
+//! `cat`, `scan`, `meta` and `schema`: the read-side commands.
+
+use crate::args::ReadArgs;
+use crate::Failure;
+use colfile::rcfile::{json, Header, HeaderVersion, Reader, RowReader, Schema, Serde};
+use colfile::source::{ByteSource, FileSource};
+use std::io::Write;
+use std::path::Path;
+
+/// Formats the CLI knows by magic bytes.
+enum Format {
+    RcFile,
+}
+
+fn open(path: &Path) -> Result<(FileSource, Format), Failure> {
+    let src = FileSource::open(path).map_err(|e| Failure::from(e).context(path))?;
+    let mut magic = [0u8; 6];
+    let n = src.len().min(6) as usize;
+    src.read_exact_at(0, &mut magic[..n])?;
+    match &magic[..n.min(3)] {
+        b"RCF" | b"SEQ" => Ok((src, Format::RcFile)),
+        _ if &magic[..n] == b"TsFile" => Err(Failure::input(format!(
+            "{}: TsFile is not supported by this build yet",
+            path.display()
+        ))),
+        _ if n == 0 => Err(Failure::input(format!("{}: file is empty", path.display()))),
+        _ => Err(Failure::input(format!(
+            "{}: unknown file format (magic bytes {:02x?})",
+            path.display(),
+            &magic[..n]
+        ))),
+    }
+}
+
+impl Failure {
+    pub(crate) fn input(m: impl Into<String>) -> Self {
+        Failure {
+            code: 1,
+            message: m.into(),
+        }
+    }
+    pub(crate) fn context(mut self, path: &Path) -> Self {
+        self.message = format!("{}: {}", path.display(), self.message);
+        self
+    }
+}
+
+/// The schema to read with: `--schema`, or `_col0:string,...` for every column of the file.
+fn schema_for(arg: Option<&str>, header: &Header) -> Result<Schema, Failure> {
+    match arg {
+        Some(s) => Ok(s.parse()?),
+        None => Ok((0..header.column_count)
+            .map(|i| format!("_col{i}:string"))
+            .collect::<Vec<_>>()
+            .join(",")
+            .parse()?),
+    }
+}
+
+/// The serde from `--serde` (Hive's default for RCFile tables, binary, when absent) and its
+/// options.
+pub fn serde_for(
+    name: Option<&str>,
+    props: &[(String, String)],
+    time_zone: Option<&str>,
+    calendar: Option<&str>,
+) -> Result<Serde, Failure> {
+    let name = name.unwrap_or("binary");
+    Ok(Serde::from_options(name, props, time_zone, calendar)?)
+}
+
+fn selected(schema: &Schema, columns: &Option<Vec<String>>) -> Result<Vec<usize>, Failure> {
+    let mut idx = match columns {
+        Some(names) => schema.indices_of(names)?,
+        None => (0..schema.len()).collect(),
+    };
+    idx.sort_unstable();
+    idx.dedup();
+    Ok(idx)
+}
+
+struct Opened {
+    rows: RowReader<FileSource>,
+    bytes: u64,
+}
+
+fn open_rows(a: &ReadArgs) -> Result<Opened, Failure> {
+    let (src, Format::RcFile) = open(&a.file)?;
+    let bytes = src.len();
+    let reader = Reader::builder(src)
+        .with_projection([])
+        .build()
+        .map_err(|e| Failure::from(e).context(&a.file))?;
+    let schema = schema_for(a.schema.as_deref(), reader.header())?;
+    let sel = selected(&schema, &a.columns)?;
+    let serde = serde_for(
+        a.serde.as_deref(),
+        &a.serde_props,
+        a.time_zone.as_deref(),
+        a.calendar.as_deref(),
+    )?;
+    let src = reader.into_source();
+    let reader = Reader::builder(src).with_projection(sel.clone()).build()?;
+    Ok(Opened {
+        rows: RowReader::from_reader(reader, schema, serde, sel),
+        bytes,
+    })
+}
+
+fn csv_field(out: &mut String, s: &str) {
+    if s.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&s.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(s);
+    }
+}
+
+pub fn cat(a: ReadArgs) -> Result<(), Failure> {
+    let Opened { mut rows, .. } = open_rows(&a)?;
+    let names: Vec<String> = rows
+        .selected()
+        .iter()
+        .map(|&i| rows.schema().columns()[i].name.clone())
+        .collect();
+    let types: Vec<_> = rows
+        .selected()
+        .iter()
+        .map(|&i| rows.schema().columns()[i].ty.clone())
+        .collect();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let csv = a.format == "csv";
+    let mut line = String::new();
+    if csv {
+        for (i, n) in names.iter().enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            csv_field(&mut line, n);
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
+    }
+    let mut count = 0u64;
+    let mut cell = String::new();
+    while a.limit.is_none_or(|l| count < l) {
+        let Some(row) = rows
+            .next_row()
+            .map_err(|e| Failure::from(e).context(&a.file))?
+        else {
+            break;
+        };
+        line.clear();
+        if csv {
+            for (i, (v, ty)) in row.iter().zip(&types).enumerate() {
+                if i > 0 {
+                    line.push(',');
+                }
+                match v {
+                    colfile::rcfile::Value::Null => {}
+                    colfile::rcfile::Value::String(b) => {
+                        csv_field(&mut line, &String::from_utf8_lossy(b))
+                    }
+                    _ => {
+                        cell.clear();
+                        json::write_value(ty, v, &mut cell);
+                        let unquoted = cell.strip_prefix('"').and_then(|c| c.strip_suffix('"'));
+                        csv_field(
+                            &mut line,
+                            unquoted.filter(|_| ty.is_primitive()).unwrap_or(&cell),
+                        );
+                    }
+                }
+            }
+        } else {
+            line.push('{');
+            for (i, ((v, ty), n)) in row.iter().zip(&types).zip(&names).enumerate() {
+                if i > 0 {
+                    line.push(',');
+                }
+                json::write_str(&mut line, n);
+                line.push(':');
+                json::write_value(ty, v, &mut line);
+            }
+            line.push('}');
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
+        count += 1;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub fn scan(a: ReadArgs) -> Result<(), Failure> {
+    let started = std::time::Instant::now();
+    let Opened { mut rows, bytes } = open_rows(&a)?;
+    let (mut nrows, mut values) = (0u64, 0u64);
+    if a.raw {
+        // Touch every cell's bytes without decoding: the container's own speed.
+        let sel = rows.selected().to_vec();
+        let (src, _) = open(&a.file)?;
+        let mut r = Reader::builder(src).with_projection(sel.clone()).build()?;
+        let mut checksum = 0u64;
+        while let Some(g) = r
+            .next_row_group()
+            .map_err(|e| Failure::from(e).context(&a.file))?
+        {
+            nrows += g.num_rows() as u64;
+            for &c in &sel {
+                if let Some(col) = g.column(c) {
+                    for cell in col.cells() {
+                        checksum = checksum.wrapping_add(cell.len() as u64);
+                        values += 1;
+                    }
+                }
+            }
+        }
+        std::hint::black_box(checksum);
+    } else {
+        while rows
+            .next_group_columns()
+            .map_err(|e| Failure::from(e).context(&a.file))?
+        {
+            nrows += rows.rows_in_group() as u64;
+            values += rows
+                .group_columns()
+                .iter()
+                .map(|c| c.len() as u64)
+                .sum::<u64>();
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!("{{\"rows\":{nrows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}");
+    Ok(())
+}
+
+pub fn meta(path: std::path::PathBuf) -> Result<(), Failure> {
+    let (src, Format::RcFile) = open(&path)?;
+    let file_len = src.len();
+    let mut r = Reader::builder(src)
+        .with_projection([])
+        .build()
+        .map_err(|e| Failure::from(e).context(&path))?;
+    let mut groups = String::new();
+    let (mut count, mut total) = (0u64, 0u64);
+    let mut per_group = Vec::new();
+    while let Some(g) = r
+        .next_row_group()
+        .map_err(|e| Failure::from(e).context(&path))?
+    {
+        if count > 0 {
+            groups.push_str(",\n");
+        }
+        let mut cols = String::new();
+        for (i, l) in g.layout().iter().enumerate() {
+            if i > 0 {
+                cols.push(',');
+            }
+            cols.push_str(&format!(
+                "{{\"length\":{},\"uncompressed_length\":{},\"cell_lengths_hex\":\"",
+                l.on_disk_len, l.plain_len
+            ));
+            json::push_hex(&mut cols, g.cell_lengths_buffer(i).unwrap_or_default());
+            cols.push_str("\"}");
+        }
+        let range = g.byte_range();
+        groups.push_str(&format!(
+            "{{\"index\":{},\"offset\":{},\"end\":{},\"sync_before\":{},\"rows\":{},\"record_length\":{},\"key_length\":{},\"compressed_key_length\":{},\"columns\":[{}]}}",
+            g.index(), range.start, range.end, g.sync_before(), g.num_rows(), g.record_length(), g.key_length(), g.compressed_key_length(), cols
+        ));
+        count += 1;
+        total += g.num_rows() as u64;
+        per_group.push(g.num_rows().to_string());
+    }
+    let h = r.header();
+    let mut meta = String::from("{");
+    for (i, (k, v)) in h.metadata.iter().enumerate() {
+        if i > 0 {
+            meta.push(',');
+        }
+        json::write_str(&mut meta, k);
+        meta.push(':');
+        json::write_str(&mut meta, v);
+    }
+    meta.push('}');
+    let codec = match &h.codec_class {
+        Some(c) => {
+            let mut s = String::new();
+            json::write_str(&mut s, c);
+            s
+        }
+        None => "null".into(),
+    };
+    let mut sync = String::new();
+    json::push_hex(&mut sync, &h.sync);
+    let (magic, version) = match h.version {
+        HeaderVersion::Rcf1 => ("RCF", h.magic[3]),
+        _ => (
+            if &h.magic[..3] == b"SEQ" {
+                "SEQ"
+            } else {
+                "RCF"
+            },
+            h.magic[3],
+        ),
+    };
+    println!(
+        "{{\"format\":\"rcfile\",\n\"header\":{{\"magic\":\"{magic}\",\"version\":{version},\"compressed\":{},\"codec\":{codec},\"metadata\":{meta},\"column_count\":{},\"header_length\":{},\"sync\":\"{sync}\",\"file_length\":{file_len},\"row_group_count\":{count},\"row_count\":{total},\"rows_per_group\":[{}]}},\n\"row_groups\":[\n{groups}\n]}}",
+        h.codec.is_some(),
+        h.column_count,
+        h.length,
+        per_group.join(",")
+    );
+    Ok(())
+}
+
+pub fn schema(path: std::path::PathBuf) -> Result<(), Failure> {
+    let (src, Format::RcFile) = open(&path)?;
+    let r = Reader::builder(src)
+        .with_projection([])
+        .build()
+        .map_err(|e| Failure::from(e).context(&path))?;
+    let h = r.header();
+    let names: Vec<String> = (0..h.column_count)
+        .map(|i| format!("_col{i}:string"))
+        .collect();
+    let mut s = String::new();
+    json::write_str(&mut s, &names.join(","));
+    println!(
+        "{{\"format\":\"rcfile\",\"column_count\":{},\"types_stored\":false,\"default_schema\":{s},\"note\":\"RCFile stores only the column count; pass --schema with the table's Hive types\"}}",
+        h.column_count
+    );
+    Ok(())
+}

@@ -1,0 +1,94 @@
+//! `write`: JSON lines in, an RCFile out.
+
+use crate::args::WriteArgs;
+use crate::read_cmds::serde_for;
+use crate::Failure;
+use colfile::compress::HadoopCodec;
+use colfile::rcfile::{json, HeaderVersion, RowWriter, Schema, Writer};
+use std::io::{BufRead, Write};
+
+pub fn write(a: WriteArgs) -> Result<(), Failure> {
+    let schema: Schema = a.schema.parse()?;
+    let serde = serde_for(
+        Some(&a.serde),
+        &a.serde_props,
+        a.time_zone.as_deref(),
+        a.calendar.as_deref(),
+    )?;
+    let codec = match a.codec.as_str() {
+        "none" => None,
+        other => Some(HadoopCodec::from_short_name(other)?),
+    };
+    let input: Box<dyn BufRead> = match &a.input {
+        Some(p) => Box::new(std::io::BufReader::with_capacity(
+            1 << 20,
+            std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?,
+        )),
+        None => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
+    };
+    // Write to a temporary name and rename at the end, so a failed write leaves no
+    // half-written file under the requested name.
+    let tmp = a.out.with_extension(format!(
+        "{}.colfile-tmp",
+        a.out.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    let file = std::fs::File::create(&tmp).map_err(|e| Failure::from(e).context(&tmp))?;
+    let result = (|| -> Result<colfile::rcfile::WriteSummary, Failure> {
+        let mut b = Writer::builder(
+            std::io::BufWriter::with_capacity(1 << 20, file),
+            schema.len(),
+        )
+        .with_codec(codec)
+        .with_validation(a.validate)
+        .with_version(if a.seq_header {
+            HeaderVersion::Seq6
+        } else {
+            HeaderVersion::Rcf1
+        });
+        if let Some(n) = a.row_group_rows {
+            b = b.with_row_group_rows(n);
+        }
+        if let Some(n) = a.row_group_bytes {
+            b = b.with_row_group_bytes(n);
+        }
+        if let Some(s) = a.sync {
+            b = b.with_sync(s);
+        }
+        for (k, v) in &a.meta {
+            b = b.with_metadata(k.clone(), v.clone());
+        }
+        let mut w = RowWriter::new(b.build()?, schema.clone(), serde);
+        for (n, line) in input.lines().enumerate() {
+            let line = line?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let j: serde_json::Value = serde_json::from_str(&line)
+                .map_err(|e| Failure::input(format!("input line {}: invalid JSON: {e}", n + 1)))?;
+            let row = json::row_from_json(&schema, &j)
+                .map_err(|e| Failure::input(format!("input line {}: {e}", n + 1)))?;
+            w.write(&row)
+                .map_err(|e| Failure::input(format!("input line {}: {e}", n + 1)))?;
+        }
+        let (mut sink, summary) = w.finish_into_inner()?;
+        sink.flush()?;
+        sink.into_inner()
+            .map_err(|e| Failure::from(e.into_error()))?
+            .sync_all()?;
+        Ok(summary)
+    })();
+    match result {
+        Ok(s) => {
+            std::fs::rename(&tmp, &a.out).map_err(|e| Failure::from(e).context(&a.out))?;
+            println!(
+                "{{\"rows\":{},\"row_groups\":{},\"bytes\":{}}}",
+                s.rows, s.row_groups, s.bytes
+            );
+            Ok(())
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Run-length encoding of cell lengths in the key section: each length is a VLong; a run of
+//! `k` equal lengths is written as the length followed by `~(k-1)` (a negative VLong).
+//! `1,1,1,2` → `01 FD 02`.
+
+use crate::format::hadoop::{decode_vlong, write_vlong};
+use crate::{Error, Result};
+
+/// Builds one column's lengths buffer as Hive's writer does, one cell at a time.
+#[derive(Debug, Default, Clone)]
+pub struct LengthsEncoder {
+    buf: Vec<u8>,
+    prev: Option<i64>,
+    extra: i64,
+}
+
+impl LengthsEncoder {
+    /// Records the next cell length.
+    #[inline]
+    pub fn push(&mut self, len: usize) {
+        let len = len as i64;
+        match self.prev {
+            Some(p) if p == len => self.extra += 1,
+            _ => {
+                self.emit();
+                self.prev = Some(len);
+                self.extra = 0;
+            }
+        }
+    }
+    fn emit(&mut self) {
+        if let Some(p) = self.prev {
+            write_vlong(&mut self.buf, p);
+            if self.extra > 0 {
+                write_vlong(&mut self.buf, !self.extra);
+            }
+        }
+    }
+    /// Finishes the run in progress and returns the buffer, leaving the encoder empty.
+    pub fn finish(&mut self) -> Vec<u8> {
+        self.emit();
+        self.prev = None;
+        self.extra = 0;
+        std::mem::take(&mut self.buf)
+    }
+}
+
+/// Decodes a lengths buffer into cell end offsets: `offsets[0] = 0`, `offsets[i+1]` = end of
+/// cell `i`. Checks that exactly `rows` lengths are present and that they sum to `plain_len`.
+/// `base` is the buffer's offset within the key section, for errors.
+pub fn decode_offsets(
+    buf: &[u8],
+    rows: usize,
+    plain_len: usize,
+    offsets: &mut Vec<u32>,
+) -> Result<()> {
+    offsets.clear();
+    offsets.reserve(rows + 1);
+    offsets.push(0);
+    let mut pos = 0usize;
+    let mut end: u64 = 0;
+    let mut last: Option<u64> = None;
+    let corrupt = |msg: String, at: usize| {
+        Error::corrupt("rcfile", msg)
+            .at_offset(at as u64)
+            .in_section("cell lengths")
+    };
+    while offsets.len() <= rows {
+        let (v, n) = decode_vlong(&buf[pos..]).ok_or_else(|| {
+            corrupt(
+                format!(
+                    "cell lengths end after {} of {rows} cells",
+                    offsets.len() - 1
+                ),
+                pos,
+            )
+        })?;
+        let (len, count) = if v < 0 {
+            let l = last.ok_or_else(|| corrupt("run marker before any cell length".into(), pos))?;
+            let repeats = (!v) as u64; // number of extra repeats
+            (l, repeats)
+        } else {
+            last = Some(v as u64);
+            (v as u64, 1)
+        };
+        let left = (rows + 1 - offsets.len()) as u64;
+        if count > left {
+            return Err(corrupt(
+                format!("run of {count} cells overruns the row count {rows}"),
+                pos,
+            ));
+        }
+        let total = len.checked_mul(count).and_then(|x| x.checked_add(end));
+        if total.is_none_or(|t| t > plain_len as u64) {
+            return Err(corrupt(
+                format!("cell lengths sum past the column's {plain_len} bytes"),
+                pos,
+            ));
+        }
+        for _ in 0..count {
+            end += len;
+            offsets.push(end as u32);
+        }
+        pos += n;
+    }
+    if pos != buf.len() {
+        return Err(corrupt(
+            format!(
+                "{} bytes left in the cell lengths after the last of {rows} cells",
+                buf.len() - pos
+            ),
+            pos,
+        ));
+    }
+    if end != plain_len as u64 {
+        return Err(corrupt(
+            format!("cell lengths sum to {end}, column holds {plain_len} bytes"),
+            pos,
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc(lens: &[usize]) -> Vec<u8> {
+        let mut e = LengthsEncoder::default();
+        for &l in lens {
+            e.push(l);
+        }
+        e.finish()
+    }
+
+    #[test]
+    fn spec_examples() {
+        assert_eq!(enc(&[1, 1, 1, 2]), [0x01, 0xfd, 0x02]);
+        assert_eq!(enc(&[1, 1, 1, 1, 2]), [0x01, 0xfc, 0x02]);
+        assert_eq!(enc(&[0, 0, 0, 0, 0]), [0x00, 0xfb]);
+        assert_eq!(enc(&[1, 2, 3]), [1, 2, 3]);
+        assert_eq!(enc(&[2, 2, 1, 1]), [0x02, 0xfe, 0x01, 0xfe]);
+        assert_eq!(enc(&[]), [] as [u8; 0]);
+    }
+
+    #[test]
+    fn decode_checks() {
+        let mut o = Vec::new();
+        decode_offsets(&[0x01, 0xfd, 0x02], 4, 5, &mut o).unwrap();
+        assert_eq!(o, [0, 1, 2, 3, 5]);
+        assert!(decode_offsets(&[0x01, 0xfd, 0x02], 4, 6, &mut o).is_err());
+        assert!(decode_offsets(&[0x01, 0xfd, 0x02], 5, 5, &mut o).is_err());
+        assert!(decode_offsets(&[0x01, 0xfd, 0x02], 3, 3, &mut o).is_err());
+        assert!(decode_offsets(&[0xfd], 3, 0, &mut o).is_err());
+    }
+}

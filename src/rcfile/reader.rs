@@ -1,0 +1,384 @@
+//! The streaming RCFile reader: row groups one at a time from any [`ByteSource`], only the
+//! projected columns read and decompressed, and byte-range splits assigned on sync markers
+//! the way Hive and Trino assign them.
+
+use super::header::Header;
+use super::rowgroup::{decode_column, parse_key, ColumnBytes, ColumnData, RowGroup};
+use crate::compress::Codec;
+use crate::source::ByteSource;
+use crate::{Error, Limits, Result};
+use std::ops::Range;
+
+const SYNC_ESCAPE: i32 = -1;
+
+/// Configures and opens a [`Reader`].
+///
+/// ```
+/// # fn main() -> colfile::Result<()> {
+/// use colfile::rcfile::Reader;
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rcfile/multi_group_text.rc"))?;
+/// let mut reader = Reader::builder(bytes.as_slice()).with_projection([0]).build()?;
+/// assert_eq!(reader.header().column_count, 4);
+/// let mut rows = 0;
+/// while let Some(group) = reader.next_row_group()? {
+///     let col = group.column(0).expect("projected");
+///     rows += col.cells().count();
+///     assert!(group.column(1).is_none()); // not projected: never read
+/// }
+/// assert_eq!(rows, 1000);
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct ReaderBuilder<S> {
+    source: S,
+    projection: Option<Vec<usize>>,
+    split: Option<Range<u64>>,
+    limits: Limits,
+}
+
+impl<S: ByteSource> ReaderBuilder<S> {
+    /// Reads `source`: all columns, the whole file, default limits.
+    pub fn new(source: S) -> Self {
+        ReaderBuilder {
+            source,
+            projection: None,
+            split: None,
+            limits: Limits::default(),
+        }
+    }
+    /// Reads only these columns (file column indices); others are skipped without being
+    /// read or decompressed. Indices past the file's column count are ignored.
+    pub fn with_projection(mut self, columns: impl IntoIterator<Item = usize>) -> Self {
+        self.projection = Some(columns.into_iter().collect());
+        self
+    }
+    /// Reads only the row groups that belong to the byte range `[start, end)` under Hive's
+    /// split rule: a split starting at 0 (or inside the header) owns the row groups before
+    /// the first sync block; any other split owns the row groups after each sync block whose
+    /// escape bytes start inside it. A set of splits that covers the file yields every row
+    /// exactly once.
+    pub fn with_split(mut self, range: Range<u64>) -> Self {
+        self.split = Some(range);
+        self
+    }
+    /// Caps on declared sizes.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+    /// Reads the header and positions the reader at the split's first row group.
+    pub fn build(self) -> Result<Reader<S>> {
+        let header = Header::read(&self.source, &self.limits)?;
+        let codec = match header.codec {
+            Some(c) => Some(c.codec().map_err(|e| e.in_section("header"))?),
+            None => None,
+        };
+        let len = self.source.len();
+        let cols = header.column_count;
+        let mut wanted = vec![self.projection.is_none(); cols];
+        if let Some(p) = &self.projection {
+            for &i in p {
+                if let Some(w) = wanted.get_mut(i) {
+                    *w = true;
+                }
+            }
+        }
+        let (start, end) = match &self.split {
+            None => (header.length, len),
+            Some(r) => (r.start, r.end.min(len)),
+        };
+        let mut reader = Reader {
+            source: self.source,
+            header,
+            codec,
+            limits: self.limits,
+            wanted,
+            pos: 0,
+            end,
+            len,
+            next_index: 0,
+            done: false,
+            group: RowGroup::default(),
+            scratch: Vec::new(),
+            spare: Vec::new(),
+        };
+        if start <= reader.header.length {
+            reader.pos = reader.header.length;
+        } else {
+            match reader.find_sync(start)? {
+                Some(p) if p < end => reader.pos = p,
+                _ => reader.done = true,
+            }
+        }
+        Ok(reader)
+    }
+}
+
+/// Streams the row groups of an RCFile. Memory use is one row group's key section plus the
+/// projected columns, whatever the file size; buffers are reused from one group to the next.
+#[derive(Debug)]
+pub struct Reader<S> {
+    source: S,
+    header: Header,
+    codec: Option<Box<dyn Codec>>,
+    limits: Limits,
+    wanted: Vec<bool>,
+    pos: u64,
+    end: u64,
+    len: u64,
+    next_index: u64,
+    done: bool,
+    group: RowGroup,
+    scratch: Vec<u8>,
+    spare: Vec<ColumnData>,
+}
+
+impl<S: ByteSource> Reader<S> {
+    /// A builder over `source`.
+    pub fn builder(source: S) -> ReaderBuilder<S> {
+        ReaderBuilder::new(source)
+    }
+    /// Opens `source` with default options.
+    pub fn new(source: S) -> Result<Self> {
+        ReaderBuilder::new(source).build()
+    }
+    /// The file header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+    /// Byte offset of the next thing to read.
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+    /// True for file columns that are read.
+    pub fn is_projected(&self, col: usize) -> bool {
+        self.wanted.get(col).copied().unwrap_or(false)
+    }
+    /// The underlying source.
+    pub fn source(&self) -> &S {
+        &self.source
+    }
+    /// Gives the source back.
+    pub fn into_source(self) -> S {
+        self.source
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        self.source.read_exact_at(offset, buf)
+    }
+
+    fn read_i32(&self, offset: u64, what: &'static str) -> Result<i32> {
+        if self.len.saturating_sub(offset) < 4 {
+            return Err(
+                Error::truncated(what, 4, self.len.saturating_sub(offset)).at_offset(offset)
+            );
+        }
+        let mut b = [0u8; 4];
+        self.read_at(offset, &mut b)?;
+        Ok(i32::from_be_bytes(b))
+    }
+
+    /// Offset of the first sync block (its `FF FF FF FF` escape) at or after `from`.
+    fn find_sync(&self, from: u64) -> Result<Option<u64>> {
+        let mut pattern = [0xffu8; 20];
+        pattern[4..].copy_from_slice(&self.header.sync);
+        const CHUNK: u64 = 1 << 20;
+        let mut at = from;
+        let mut buf = Vec::new();
+        while at + 20 <= self.len {
+            let n = (self.len - at).min(CHUNK + 19);
+            buf.resize(n as usize, 0);
+            self.read_at(at, &mut buf)?;
+            if let Some(i) = buf.windows(20).position(|w| w == pattern) {
+                return Ok(Some(at + i as u64));
+            }
+            if at + n >= self.len {
+                break;
+            }
+            at += n - 19;
+        }
+        Ok(None)
+    }
+
+    /// Reads the next row group; `Ok(None)` at the end of the file or split. The returned
+    /// group borrows the reader's buffers until the next call.
+    pub fn next_row_group(&mut self) -> Result<Option<&RowGroup>> {
+        if self.done {
+            return Ok(None);
+        }
+        let index = self.next_index;
+        match self.read_group(index) {
+            Ok(true) => {
+                self.next_index += 1;
+                Ok(Some(&self.group))
+            }
+            Ok(false) => {
+                self.done = true;
+                Ok(None)
+            }
+            Err(e) => {
+                self.done = true;
+                Err(e.in_row_group(index))
+            }
+        }
+    }
+
+    fn read_group(&mut self, index: u64) -> Result<bool> {
+        let start = self.pos;
+        if start >= self.len {
+            return Ok(false);
+        }
+        let mut pos = start;
+        let mut n = self.read_i32(pos, "record length")?;
+        let mut sync_before = false;
+        if n == SYNC_ESCAPE {
+            if pos >= self.end {
+                return Ok(false); // the next split owns what follows this sync
+            }
+            let mut s = [0u8; 16];
+            if self.len - pos < 20 {
+                return Err(
+                    Error::truncated("sync marker", 16, self.len - pos - 4).at_offset(pos + 4)
+                );
+            }
+            self.read_at(pos + 4, &mut s)?;
+            if s != self.header.sync {
+                return Err(
+                    Error::corrupt("rcfile", "sync marker does not match the header's")
+                        .at_offset(pos + 4),
+                );
+            }
+            pos += 20;
+            sync_before = true;
+            if pos == self.len {
+                return Ok(false); // a trailing sync: tolerated, as Hive does
+            }
+            n = self.read_i32(pos, "record length")?;
+        }
+        let at = pos;
+        let key_len = self.read_i32(pos + 4, "key length")?;
+        let ckey_len = self.read_i32(pos + 8, "compressed key length")?;
+        if n < 0 || key_len < 0 || ckey_len < 0 {
+            return Err(Error::corrupt("rcfile", format!("negative row group lengths (record {n}, key {key_len}, compressed key {ckey_len})")).at_offset(at));
+        }
+        if key_len > n {
+            return Err(Error::corrupt(
+                "rcfile",
+                format!("key length {key_len} exceeds record length {n}"),
+            )
+            .at_offset(at));
+        }
+        let compressed = self.codec.is_some();
+        if !compressed && ckey_len != key_len {
+            return Err(Error::corrupt("rcfile", format!("uncompressed file with key length {key_len} but compressed key length {ckey_len}")).at_offset(at));
+        }
+        let value_len = (n - key_len) as u64;
+        let key_start = pos + 12;
+        let value_start = key_start + ckey_len as u64;
+        let group_end = value_start + value_len;
+        if group_end > self.len {
+            return Err(
+                Error::truncated("row group", group_end - pos, self.len - pos).at_offset(at),
+            );
+        }
+        // Key section.
+        let key_plain = self.limits.check_alloc("key section", key_len as u64)?;
+        let ckey = self.limits.check_alloc("key section", ckey_len as u64)?;
+        let g = &mut self.group;
+        g.key.clear();
+        if let Some(codec) = self.codec.as_mut() {
+            self.scratch.resize(ckey, 0);
+            self.source.read_exact_at(key_start, &mut self.scratch)?;
+            codec
+                .decompress(&self.scratch, &mut g.key, key_plain)
+                .map_err(|e| e.in_section("key section").at_offset(key_start))?;
+            if g.key.len() != key_plain {
+                return Err(Error::corrupt(
+                    "rcfile",
+                    format!(
+                        "key section decompressed to {} bytes, header says {key_plain}",
+                        g.key.len()
+                    ),
+                )
+                .at_offset(key_start));
+            }
+        } else {
+            g.key.resize(key_plain, 0);
+            self.source.read_exact_at(key_start, &mut g.key)?;
+        }
+        let cols = self.header.column_count;
+        g.rows = parse_key(
+            &g.key,
+            cols,
+            compressed,
+            value_len,
+            &self.limits,
+            &mut g.layout,
+        )
+        .map_err(|e| e.at_offset(key_start))?;
+        g.index = index;
+        g.offset = start;
+        g.end = group_end;
+        g.sync_before = sync_before;
+        g.record_length = n as u32;
+        g.key_length = key_len as u32;
+        g.compressed_key_length = ckey_len as u32;
+        // Columns: keep ColumnData allocations for reuse.
+        for c in g.columns.drain(..).flatten() {
+            self.spare.push(c);
+        }
+        let mut col_start = value_start;
+        for col in 0..cols {
+            let l = g.layout[col].clone();
+            if !self.wanted[col] {
+                g.columns.push(None);
+                col_start += l.on_disk_len;
+                continue;
+            }
+            let on_disk = self.limits.check_alloc("column size", l.on_disk_len)?;
+            let mut data = self.spare.pop().unwrap_or_default();
+            let lengths = g.key.get(l.lengths.clone()).unwrap_or_default();
+            let result = if let Some(codec) = self.codec.as_mut() {
+                self.scratch.resize(on_disk, 0);
+                self.source
+                    .read_exact_at(col_start, &mut self.scratch)
+                    .and_then(|_| {
+                        let bytes = ColumnBytes::Compressed(&self.scratch, codec);
+                        decode_column(bytes, &l, lengths, g.rows, &self.limits, &mut data)
+                    })
+            } else if let Some(all) = self.source.as_slice() {
+                let s = col_start as usize;
+                match all.get(s..s + on_disk) {
+                    Some(src) => decode_column(
+                        ColumnBytes::Plain(src),
+                        &l,
+                        lengths,
+                        g.rows,
+                        &self.limits,
+                        &mut data,
+                    ),
+                    None => Err(Error::truncated("column", on_disk as u64, 0)),
+                }
+            } else {
+                data.data.resize(on_disk, 0);
+                self.source
+                    .read_exact_at(col_start, &mut data.data)
+                    .and_then(|_| {
+                        decode_column(
+                            ColumnBytes::InPlace,
+                            &l,
+                            lengths,
+                            g.rows,
+                            &self.limits,
+                            &mut data,
+                        )
+                    })
+            };
+            result.map_err(|e| e.in_column(col).at_offset(col_start))?;
+            g.columns.push(Some(data));
+            col_start += l.on_disk_len;
+        }
+        self.pos = group_end;
+        Ok(true)
+    }
+}

@@ -1,0 +1,225 @@
+//! Typed access on top of the container: [`RowReader`] decodes the cells of selected columns
+//! into [`Value`]s with a schema and a serde; [`RowWriter`] encodes rows of values into cells.
+//! Columns are matched to the file by position: schema columns past the file's column count
+//! read as NULL, file columns past the schema are ignored (Hive's schema evolution rule).
+
+use super::reader::Reader;
+use super::rowgroup::RowGroup;
+use super::writer::{WriteSummary, Writer};
+use super::{HiveType, Schema, Serde, Value};
+use crate::source::ByteSource;
+use crate::{Error, Result};
+use std::io::Write;
+
+impl RowGroup {
+    /// Decodes column `col` of this row group as type `ty` with `serde`, appending one value
+    /// per row to `out`. A column the file does not have, or a nulled column, gives NULLs.
+    pub fn decode_column(
+        &self,
+        col: usize,
+        ty: &HiveType,
+        serde: &Serde,
+        out: &mut Vec<Value>,
+    ) -> Result<()> {
+        let rows = self.num_rows();
+        if col >= self.num_columns() {
+            out.extend(std::iter::repeat_n(Value::Null, rows));
+            return Ok(());
+        }
+        let data = self
+            .column(col)
+            .ok_or_else(|| Error::invalid(format!("column {col} was not projected")))?;
+        if data.is_nulled() {
+            out.extend(std::iter::repeat_n(Value::Null, rows));
+            return Ok(());
+        }
+        out.reserve(rows);
+        for (row, cell) in data.cells().enumerate() {
+            let v = serde.decode(ty, cell).map_err(|e| {
+                e.at_row(row as u64)
+                    .in_column(col)
+                    .in_row_group(self.index())
+            })?;
+            out.push(v);
+        }
+        Ok(())
+    }
+}
+
+/// Reads rows of typed values.
+///
+/// ```
+/// # fn main() -> colfile::Result<()> {
+/// use colfile::rcfile::{Reader, RowReader, Serde, Value};
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rcfile/multi_group_text.rc"))?;
+/// let schema = "id:int,name:string,score:double,flag:boolean".parse()?;
+/// let mut rows = RowReader::new(bytes.as_slice(), schema, Serde::text(), Some(&["id"]))?;
+/// let first = rows.next_row()?.expect("a row").to_vec();
+/// assert!(matches!(first[0], Value::Int(_) | Value::Null));
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct RowReader<S> {
+    reader: Reader<S>,
+    schema: Schema,
+    serde: Serde,
+    selected: Vec<usize>,
+    columns: Vec<Vec<Value>>,
+    row: usize,
+    rows_in_group: usize,
+    current: Vec<Value>,
+}
+
+impl<S: ByteSource> RowReader<S> {
+    /// Reads `source` with `schema` and `serde`, returning the columns named in `columns`
+    /// (all, in schema order, when `None`).
+    pub fn new<N: AsRef<str>>(
+        source: S,
+        schema: Schema,
+        serde: Serde,
+        columns: Option<&[N]>,
+    ) -> Result<Self> {
+        let selected = match columns {
+            Some(names) => schema.indices_of(names)?,
+            None => (0..schema.len()).collect(),
+        };
+        let reader = Reader::builder(source)
+            .with_projection(selected.clone())
+            .build()?;
+        Ok(Self::from_reader(reader, schema, serde, selected))
+    }
+    /// Wraps a configured [`Reader`] (its projection must include `selected`).
+    pub fn from_reader(
+        reader: Reader<S>,
+        schema: Schema,
+        serde: Serde,
+        selected: Vec<usize>,
+    ) -> Self {
+        RowReader {
+            reader,
+            schema,
+            serde,
+            columns: vec![Vec::new(); selected.len()],
+            selected,
+            row: 0,
+            rows_in_group: 0,
+            current: Vec::new(),
+        }
+    }
+    /// The underlying reader.
+    pub fn reader(&self) -> &Reader<S> {
+        &self.reader
+    }
+    /// The schema.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+    /// Schema indices of the columns returned, in output order.
+    pub fn selected(&self) -> &[usize] {
+        &self.selected
+    }
+    /// Decodes the next row group into columns of values: `Ok(false)` at the end.
+    pub fn next_group_columns(&mut self) -> Result<bool> {
+        let Some(g) = self.reader.next_row_group()? else {
+            return Ok(false);
+        };
+        for (out, &i) in self.columns.iter_mut().zip(&self.selected) {
+            out.clear();
+            let ty = &self.schema.columns()[i].ty;
+            g.decode_column(i, ty, &self.serde, out)?;
+        }
+        self.rows_in_group = g.num_rows();
+        self.row = 0;
+        Ok(true)
+    }
+    /// Rows in the group decoded by the last [`RowReader::next_group_columns`].
+    pub fn rows_in_group(&self) -> usize {
+        self.rows_in_group
+    }
+    /// The columns decoded by the last [`RowReader::next_group_columns`].
+    pub fn group_columns(&self) -> &[Vec<Value>] {
+        &self.columns
+    }
+    /// The next row (selected columns in order), or `None` at the end.
+    pub fn next_row(&mut self) -> Result<Option<&[Value]>> {
+        while self.row >= self.rows_in_group {
+            if !self.next_group_columns()? {
+                return Ok(None);
+            }
+        }
+        self.current.clear();
+        for c in &mut self.columns {
+            let v = c
+                .get_mut(self.row)
+                .map(|v| std::mem::replace(v, Value::Null))
+                .unwrap_or(Value::Null);
+            self.current.push(v);
+        }
+        self.row += 1;
+        Ok(Some(&self.current))
+    }
+}
+
+/// Writes rows of typed values, encoding each with the configured serde.
+///
+/// ```
+/// # fn main() -> colfile::Result<()> {
+/// use colfile::rcfile::{RowWriter, Writer, Serde, Value};
+/// let schema: colfile::rcfile::Schema = "id:int,tags:array<string>".parse()?;
+/// let w = Writer::builder(Vec::new(), schema.len()).with_sync([1; 16]).build()?;
+/// let mut rw = RowWriter::new(w, schema, Serde::binary());
+/// rw.write(&[Value::Int(1), Value::Array(vec![Value::string("a")])])?;
+/// let summary = rw.finish()?;
+/// assert_eq!(summary.rows, 1);
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct RowWriter<W: Write> {
+    writer: Writer<W>,
+    schema: Schema,
+    serde: Serde,
+    cells: Vec<Vec<u8>>,
+}
+
+impl<W: Write> RowWriter<W> {
+    /// Wraps `writer` (whose column count should equal the schema's).
+    pub fn new(writer: Writer<W>, schema: Schema, serde: Serde) -> Self {
+        let cells = vec![Vec::new(); schema.len()];
+        RowWriter {
+            writer,
+            schema,
+            serde,
+            cells,
+        }
+    }
+    /// Encodes and appends one row (values in schema order; missing trailing values NULL).
+    pub fn write(&mut self, row: &[Value]) -> Result<()> {
+        if row.len() > self.schema.len() {
+            return Err(Error::invalid(format!(
+                "row has {} values, schema has {} columns",
+                row.len(),
+                self.schema.len()
+            )));
+        }
+        for (i, (cell, col)) in self.cells.iter_mut().zip(self.schema.columns()).enumerate() {
+            cell.clear();
+            let v = row.get(i).unwrap_or(&Value::Null);
+            self.serde
+                .encode(&col.ty, v, cell)
+                .map_err(|e| Error::invalid(format!("column {} ({}): {e}", col.name, col.ty)))?;
+        }
+        self.writer.write_row(&self.cells)
+    }
+    /// The underlying writer.
+    pub fn writer(&mut self) -> &mut Writer<W> {
+        &mut self.writer
+    }
+    /// Finishes the file.
+    pub fn finish(self) -> Result<WriteSummary> {
+        self.writer.finish()
+    }
+    /// Finishes the file and returns the sink.
+    pub fn finish_into_inner(self) -> Result<(W, WriteSummary)> {
+        self.writer.finish_into_inner()
+    }
+}

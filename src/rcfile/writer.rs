@@ -1,0 +1,478 @@
+//! The RCFile writer: buffers rows column by column, cuts row groups by row count and by
+//! plain bytes as Hive does, writes sync blocks by Hive's 2000-byte rule (never a trailing
+//! one) and needs only [`std::io::Write`]. With the same rows, sync marker and no
+//! compression its output is byte-identical to Hive's.
+
+use super::header::{Header, HeaderVersion, COLUMN_NUMBER_KEY};
+use super::lengths::LengthsEncoder;
+use super::rowgroup::{decode_column, parse_key, ColumnBytes, ColumnData};
+use crate::compress::{Codec, HadoopCodec};
+use crate::format::hadoop::{write_i32_be, write_vlong};
+use crate::{Error, Limits, Result};
+use std::io::Write;
+
+/// Hive's default row-group buffer: 4 MiB of plain cell bytes (`hive.io.rcfile.record.buffer.size`).
+pub const DEFAULT_ROW_GROUP_BYTES: usize = 4 * 1024 * 1024;
+/// Hive writes a sync block before a row group once this many bytes followed the last one.
+pub const SYNC_INTERVAL: u64 = 2000;
+
+/// What [`Writer::finish`] reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WriteSummary {
+    /// Rows written.
+    pub rows: u64,
+    /// Row groups written.
+    pub row_groups: u64,
+    /// Sync blocks written between row groups.
+    pub syncs: u64,
+    /// Total bytes written, header included.
+    pub bytes: u64,
+}
+
+/// Configures a [`Writer`].
+///
+/// ```
+/// # fn main() -> colfile::Result<()> {
+/// use colfile::rcfile::{Writer, Reader};
+/// let mut w = Writer::builder(Vec::new(), 2).with_sync([7; 16]).build()?;
+/// w.write_row(&[b"1".as_slice(), b"a"])?;
+/// w.write_row(&[b"22".as_slice(), b"bb"])?;
+/// let (bytes, summary) = w.finish_into_inner()?;
+/// assert_eq!((summary.rows, summary.row_groups), (2, 1));
+/// let mut r = Reader::new(bytes.as_slice())?;
+/// let g = r.next_row_group()?.expect("one group");
+/// assert_eq!(g.column(1).unwrap().cell(1), Some(&b"bb"[..]));
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct WriterBuilder<W> {
+    sink: W,
+    columns: usize,
+    codec: Option<HadoopCodec>,
+    level: Option<i32>,
+    row_group_rows: usize,
+    row_group_bytes: usize,
+    metadata: Vec<(String, String)>,
+    version: HeaderVersion,
+    sync: Option<[u8; 16]>,
+    validate: bool,
+}
+
+impl<W: Write> WriterBuilder<W> {
+    /// A writer of `columns` columns into `sink`, with Hive's defaults: RCF1 header, no
+    /// compression, 4 MiB row groups, a random sync marker.
+    pub fn new(sink: W, columns: usize) -> Self {
+        WriterBuilder {
+            sink,
+            columns,
+            codec: None,
+            level: None,
+            row_group_rows: i32::MAX as usize,
+            row_group_bytes: DEFAULT_ROW_GROUP_BYTES,
+            metadata: Vec::new(),
+            version: HeaderVersion::Rcf1,
+            sync: None,
+            validate: false,
+        }
+    }
+    /// Compresses key sections and columns with `codec` (`None`: uncompressed).
+    pub fn with_codec(mut self, codec: Option<HadoopCodec>) -> Self {
+        self.codec = codec;
+        self
+    }
+    /// Compression level for the codec (codec default if unset).
+    pub fn with_level(mut self, level: Option<i32>) -> Self {
+        self.level = level;
+        self
+    }
+    /// Cuts a row group after this many rows (Hive's `hive.io.rcfile.record.interval`).
+    pub fn with_row_group_rows(mut self, rows: usize) -> Self {
+        self.row_group_rows = rows.max(1);
+        self
+    }
+    /// Cuts a row group once buffered plain cell bytes exceed this (Hive's
+    /// `hive.io.rcfile.record.buffer.size`, default 4 MiB).
+    pub fn with_row_group_bytes(mut self, bytes: usize) -> Self {
+        self.row_group_bytes = bytes;
+        self
+    }
+    /// Adds a metadata entry (the column count entry is always written by the writer).
+    pub fn with_metadata(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.metadata.push((key.into(), value.into()));
+        self
+    }
+    /// Header layout: [`HeaderVersion::Rcf1`] (default) or the legacy [`HeaderVersion::Seq6`].
+    pub fn with_version(mut self, version: HeaderVersion) -> Self {
+        self.version = version;
+        self
+    }
+    /// A fixed sync marker (for reproducible output); random by default.
+    pub fn with_sync(mut self, sync: [u8; 16]) -> Self {
+        self.sync = Some(sync);
+        self
+    }
+    /// Re-reads every row group after encoding it and compares it with the rows given,
+    /// failing the write on any difference.
+    pub fn with_validation(mut self, on: bool) -> Self {
+        self.validate = on;
+        self
+    }
+    /// Writes the header and returns the writer.
+    pub fn build(mut self) -> Result<Writer<W>> {
+        if self.columns > i32::MAX as usize {
+            return Err(Error::invalid("too many columns"));
+        }
+        let codec = match self.codec {
+            Some(c) => Some(c.codec_with_level(self.level)?),
+            None => None,
+        };
+        // Hive keeps metadata in a TreeMap: sorted by key bytes, last value wins.
+        let mut meta: std::collections::BTreeMap<Vec<u8>, String> =
+            std::collections::BTreeMap::new();
+        for (k, v) in self.metadata.drain(..) {
+            meta.insert(k.into_bytes(), v);
+        }
+        meta.insert(
+            COLUMN_NUMBER_KEY.as_bytes().to_vec(),
+            self.columns.to_string(),
+        );
+        let metadata = meta
+            .into_iter()
+            .map(|(k, v)| (String::from_utf8_lossy(&k).into_owned(), v))
+            .collect();
+        let sync = match self.sync {
+            Some(s) => s,
+            None => random_sync(),
+        };
+        let mut header = Header {
+            version: self.version,
+            magic: match self.version {
+                HeaderVersion::Rcf1 => *b"RCF\x01",
+                HeaderVersion::Seq6 => *b"SEQ\x06",
+            },
+            codec: self.codec,
+            codec_class: self.codec.map(|c| c.class_name().to_string()),
+            metadata,
+            column_count: self.columns,
+            sync,
+            length: 0,
+        };
+        let bytes = header.to_bytes();
+        header.length = bytes.len() as u64;
+        self.sink.write_all(&bytes)?;
+        Ok(Writer {
+            sink: Some(self.sink),
+            header,
+            codec,
+            columns: (0..self.columns).map(|_| ColumnBuffer::default()).collect(),
+            rows: 0,
+            plain_bytes: 0,
+            row_group_rows: self.row_group_rows,
+            row_group_bytes: self.row_group_bytes,
+            pos: bytes.len() as u64,
+            last_sync: 0,
+            summary: WriteSummary {
+                bytes: bytes.len() as u64,
+                ..Default::default()
+            },
+            validate: self.validate,
+            out: Vec::new(),
+            poisoned: false,
+        })
+    }
+}
+
+fn random_sync() -> [u8; 16] {
+    let mut s = [0u8; 16];
+    if getrandom::fill(&mut s).is_err() {
+        // No OS randomness: fall back to hashing the time with std's randomly keyed hasher.
+        use std::hash::{BuildHasher, Hasher};
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        for half in s.chunks_mut(8) {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(t.as_nanos());
+            h.write_u32(std::process::id());
+            half.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    s
+}
+
+#[derive(Debug, Default)]
+struct ColumnBuffer {
+    data: Vec<u8>,
+    lengths: LengthsEncoder,
+    count: usize,
+}
+
+/// Writes an RCFile to any [`Write`] sink. Rows are buffered until a row group is full;
+/// a row is durable once [`Writer::flush`] or [`Writer::finish`] returned `Ok`. Dropping the
+/// writer without `finish` discards the buffered rows (the file stays readable up to the
+/// last complete row group).
+#[derive(Debug)]
+pub struct Writer<W: Write> {
+    sink: Option<W>,
+    header: Header,
+    codec: Option<Box<dyn Codec>>,
+    columns: Vec<ColumnBuffer>,
+    rows: usize,
+    plain_bytes: usize,
+    row_group_rows: usize,
+    row_group_bytes: usize,
+    pos: u64,
+    last_sync: u64,
+    summary: WriteSummary,
+    validate: bool,
+    out: Vec<u8>,
+    poisoned: bool,
+}
+
+/// Largest plain size of one column in a row group (Hive reads it as an int).
+const MAX_COLUMN_BYTES: usize = i32::MAX as usize;
+
+impl<W: Write> Writer<W> {
+    /// A builder.
+    pub fn builder(sink: W, columns: usize) -> WriterBuilder<W> {
+        WriterBuilder::new(sink, columns)
+    }
+    /// The header that was written.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+    /// Bytes written to the sink so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.summary.bytes
+    }
+    /// Plain bytes buffered for the row group in progress.
+    pub fn in_progress_size(&self) -> usize {
+        self.plain_bytes
+    }
+    /// Rows buffered for the row group in progress.
+    pub fn in_progress_rows(&self) -> usize {
+        self.rows
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.poisoned {
+            return Err(Error::invalid(
+                "an earlier write failed; the writer cannot continue",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Appends one row of raw cells (one per column; missing trailing cells are written
+    /// empty, as Hive pads short rows).
+    pub fn write_row<C: AsRef<[u8]>>(&mut self, cells: &[C]) -> Result<()> {
+        self.check()?;
+        if cells.len() > self.columns.len() {
+            return Err(Error::invalid(format!(
+                "row has {} cells but the file has {} columns",
+                cells.len(),
+                self.columns.len()
+            )));
+        }
+        let row_bytes: usize = cells.iter().map(|c| c.as_ref().len()).sum();
+        let overflows = cells
+            .iter()
+            .zip(&self.columns)
+            .any(|(c, b)| b.data.len() + c.as_ref().len() > MAX_COLUMN_BYTES);
+        if overflows {
+            if cells.iter().any(|c| c.as_ref().len() > MAX_COLUMN_BYTES) {
+                return Err(Error::invalid(
+                    "a cell is larger than 2 GiB, which RCFile cannot hold",
+                ));
+            }
+            self.flush_row_group()?;
+        }
+        for (i, b) in self.columns.iter_mut().enumerate() {
+            let cell = cells.get(i).map(|c| c.as_ref()).unwrap_or_default();
+            b.data.extend_from_slice(cell);
+            b.lengths.push(cell.len());
+            b.count += 1;
+        }
+        self.rows += 1;
+        self.plain_bytes += row_bytes;
+        if self.plain_bytes > self.row_group_bytes || self.rows >= self.row_group_rows {
+            self.flush_row_group()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the buffered rows as a row group now (nothing if none are buffered).
+    pub fn flush_row_group(&mut self) -> Result<()> {
+        self.check()?;
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let r = self.encode_and_write();
+        if r.is_err() {
+            self.poisoned = true;
+        }
+        r
+    }
+
+    fn encode_and_write(&mut self) -> Result<()> {
+        let rows = self.rows;
+        // Column bytes (compressed if needed) and the key section.
+        let mut key = Vec::with_capacity(16 + self.columns.len() * 8);
+        write_vlong(&mut key, rows as i64);
+        let mut values: Vec<Vec<u8>> = Vec::with_capacity(self.columns.len());
+        let mut lengths: Vec<Vec<u8>> = Vec::with_capacity(self.columns.len());
+        for b in &mut self.columns {
+            let lens = b.lengths.finish();
+            let plain_len = b.data.len();
+            let on_disk = match self.codec.as_mut() {
+                Some(c) => {
+                    let mut z = Vec::with_capacity(b.data.len() / 2 + 64);
+                    c.compress(&b.data, &mut z)?;
+                    z
+                }
+                None => std::mem::take(&mut b.data),
+            };
+            write_vlong(&mut key, on_disk.len() as i64);
+            write_vlong(&mut key, plain_len as i64);
+            write_vlong(&mut key, lens.len() as i64);
+            key.extend_from_slice(&lens);
+            values.push(on_disk);
+            lengths.push(lens);
+        }
+        let key_len = key.len();
+        let key_on_disk = match self.codec.as_mut() {
+            Some(c) => {
+                let mut z = Vec::with_capacity(key_len / 2 + 64);
+                c.compress(&key, &mut z)?;
+                z
+            }
+            None => key.clone(),
+        };
+        let value_len: usize = values.iter().map(Vec::len).sum();
+        let record_len = key_len + value_len;
+        if record_len > i32::MAX as usize || key_on_disk.len() > i32::MAX as usize {
+            return Err(Error::invalid(
+                "row group larger than 2 GiB; lower the row group size",
+            ));
+        }
+        if self.validate {
+            self.validate_group(&key, &key_on_disk, &values, value_len)?;
+        }
+        // Assemble: optional sync, three ints, key, columns.
+        let out = &mut self.out;
+        out.clear();
+        let mut synced = false;
+        if self.pos >= self.last_sync + SYNC_INTERVAL && self.pos != self.last_sync {
+            write_i32_be(out, -1);
+            out.extend_from_slice(&self.header.sync);
+            synced = true;
+        }
+        write_i32_be(out, record_len as i32);
+        write_i32_be(out, key_len as i32);
+        write_i32_be(out, key_on_disk.len() as i32);
+        out.extend_from_slice(&key_on_disk);
+        let sink = self
+            .sink
+            .as_mut()
+            .ok_or_else(|| Error::invalid("writer already finished"))?;
+        sink.write_all(out)?;
+        for v in &values {
+            sink.write_all(v)?;
+        }
+        let written = (out.len() + value_len) as u64;
+        if synced {
+            self.last_sync = self.pos + 20;
+            self.summary.syncs += 1;
+        }
+        self.pos += written;
+        self.summary.bytes += written;
+        self.summary.rows += rows as u64;
+        self.summary.row_groups += 1;
+        // Reset buffers, keeping their capacity where we still own it.
+        for (b, v) in self.columns.iter_mut().zip(values) {
+            b.count = 0;
+            if self.codec.is_none() {
+                b.data = v;
+            }
+            b.data.clear();
+        }
+        self.rows = 0;
+        self.plain_bytes = 0;
+        Ok(())
+    }
+
+    /// Decodes the encoded row group again and compares every column with what was given.
+    fn validate_group(
+        &mut self,
+        key: &[u8],
+        key_on_disk: &[u8],
+        values: &[Vec<u8>],
+        value_len: usize,
+    ) -> Result<()> {
+        let limits = Limits::unlimited();
+        let fail = |what: String| Error::invalid(format!("write validation failed: {what}"));
+        let mut plain_key = Vec::new();
+        match self.codec.as_mut() {
+            Some(c) => c.decompress(key_on_disk, &mut plain_key, key.len())?,
+            None => plain_key.extend_from_slice(key_on_disk),
+        }
+        if plain_key != key {
+            return Err(fail("key section does not round-trip".into()));
+        }
+        let mut layout = Vec::new();
+        let rows = parse_key(
+            &plain_key,
+            self.columns.len(),
+            self.codec.is_some(),
+            value_len as u64,
+            &limits,
+            &mut layout,
+        )?;
+        if rows != self.rows {
+            return Err(fail(format!("row count {rows} != {}", self.rows)));
+        }
+        let mut data = ColumnData::default();
+        for (i, (l, v)) in layout.iter().zip(values).enumerate() {
+            let lens = plain_key.get(l.lengths.clone()).unwrap_or_default();
+            let bytes = match self.codec.as_mut() {
+                Some(c) => ColumnBytes::Compressed(v, c),
+                None => ColumnBytes::Plain(v),
+            };
+            decode_column(bytes, l, lens, rows, &limits, &mut data)?;
+            let original: &[u8] = if self.codec.is_some() {
+                &self.columns[i].data
+            } else {
+                v
+            };
+            if data.bytes() != original {
+                return Err(fail(format!("column {i} does not round-trip")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes buffered rows as a row group and flushes the sink.
+    pub fn flush(&mut self) -> Result<()> {
+        self.flush_row_group()?;
+        if let Some(s) = self.sink.as_mut() {
+            s.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the last row group, flushes, and reports what was written.
+    pub fn finish(self) -> Result<WriteSummary> {
+        self.finish_into_inner().map(|(_, s)| s)
+    }
+
+    /// Like [`Writer::finish`], also returning the sink.
+    pub fn finish_into_inner(mut self) -> Result<(W, WriteSummary)> {
+        self.flush()?;
+        let sink = self
+            .sink
+            .take()
+            .ok_or_else(|| Error::invalid("writer already finished"))?;
+        Ok((sink, self.summary.clone()))
+    }
+}

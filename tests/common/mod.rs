@@ -1,0 +1,74 @@
+//! Helpers shared by the integration tests: fixture discovery and dump loading.
+#![allow(dead_code)]
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rcfile")
+}
+
+/// The external fixtures live in the shared folder beside the project (never copied in).
+pub fn external_dir() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/external");
+    p.is_dir().then_some(p)
+}
+
+pub struct Fixture {
+    pub name: String,
+    pub rc: PathBuf,
+    pub dump: Json,
+    pub raw: Option<Json>,
+    pub spec: Option<Json>,
+}
+
+pub fn load(path: &Path) -> Json {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every `X.rc` in fixtures/rcfile with its `X.json` dump (and `X.raw.json`, `specs/X.json`).
+pub fn fixtures() -> Vec<Fixture> {
+    let dir = fixtures_dir();
+    let mut out = Vec::new();
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rc"))
+        .collect();
+    names.sort();
+    for rc in names {
+        let name = rc.file_stem().unwrap().to_string_lossy().into_owned();
+        let dump = dir.join(format!("{name}.json"));
+        if !dump.exists() {
+            continue;
+        }
+        let raw = dir.join(format!("{name}.raw.json"));
+        let spec = dir.join(format!("specs/{name}.json"));
+        out.push(Fixture {
+            dump: load(&dump),
+            raw: raw.exists().then(|| load(&raw)),
+            spec: spec.exists().then(|| load(&spec)),
+            name,
+            rc,
+        });
+    }
+    assert!(
+        out.len() >= 36,
+        "expected the 36 Hive fixtures, found {}",
+        out.len()
+    );
+    out
+}
+
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+pub fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
