@@ -5,7 +5,7 @@
 /// service reading files from many sources can choose per source.
 ///
 /// ```
-/// let limits = colfile::Limits { max_columns: 1000, ..Default::default() };
+/// let limits = colfile::Limits::default().with_max_columns(1000);
 /// assert_eq!(limits.max_columns, 1000);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +49,37 @@ impl Limits {
             max_rows_per_group: u64::MAX,
             max_nesting: 1 << 16,
         }
+    }
+
+    /// Sets [`Limits::max_alloc_bytes`].
+    pub fn with_max_alloc_bytes(mut self, n: usize) -> Self {
+        self.max_alloc_bytes = n;
+        self
+    }
+    /// Sets [`Limits::max_metadata_entries`].
+    pub fn with_max_metadata_entries(mut self, n: usize) -> Self {
+        self.max_metadata_entries = n;
+        self
+    }
+    /// Sets [`Limits::max_columns`].
+    pub fn with_max_columns(mut self, n: usize) -> Self {
+        self.max_columns = n;
+        self
+    }
+    /// Sets [`Limits::max_string_len`].
+    pub fn with_max_string_len(mut self, n: usize) -> Self {
+        self.max_string_len = n;
+        self
+    }
+    /// Sets [`Limits::max_rows_per_group`].
+    pub fn with_max_rows_per_group(mut self, n: u64) -> Self {
+        self.max_rows_per_group = n;
+        self
+    }
+    /// Sets [`Limits::max_nesting`].
+    pub fn with_max_nesting(mut self, n: usize) -> Self {
+        self.max_nesting = n;
+        self
     }
 
     /// Checks a declared allocation size.

@@ -52,10 +52,10 @@ impl<S: ByteSource> ReaderBuilder<S> {
         self.projection = Some(columns.into_iter().collect());
         self
     }
-    /// Reads only the row groups that belong to the byte range `[start, end)` under Hive's
-    /// split rule: a split starting at 0 (or inside the header) owns the row groups before
-    /// the first sync block; any other split owns the row groups after each sync block whose
-    /// escape bytes start inside it. A set of splits that covers the file yields every row
+    /// Reads only the row groups that belong to the byte range `[start, end)` under the rule
+    /// Hive and Trino share: a split starting at 0 owns the row groups before the first sync
+    /// block; any split owns the row groups after each sync block whose `FF FF FF FF` escape
+    /// starts inside it. A set of splits that covers the file yields every row
     /// exactly once.
     pub fn with_split(mut self, range: Range<u64>) -> Self {
         self.split = Some(range);
@@ -84,7 +84,7 @@ impl<S: ByteSource> ReaderBuilder<S> {
             }
         }
         let (start, end) = match &self.split {
-            None => (header.length, len),
+            None => (0, len),
             Some(r) => (r.start, r.end.min(len)),
         };
         let mut reader = Reader {
@@ -102,7 +102,7 @@ impl<S: ByteSource> ReaderBuilder<S> {
             scratch: Vec::new(),
             spare: Vec::new(),
         };
-        if start <= reader.header.length {
+        if start == 0 {
             reader.pos = reader.header.length;
         } else {
             match reader.find_sync(start)? {
