@@ -54,41 +54,24 @@ impl ByteSource for [u8] {
     }
 }
 
-impl<T: ByteSource + ?Sized> ByteSource for &T {
-    fn len(&self) -> u64 {
-        (**self).len()
-    }
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
-        (**self).read_exact_at(offset, buf)
-    }
-    fn as_slice(&self) -> Option<&[u8]> {
-        (**self).as_slice()
-    }
+/// Forwards [`ByteSource`] through a pointer type.
+macro_rules! forward_source {
+    ($($ptr:ty),*) => {$(
+        impl<T: ByteSource + ?Sized> ByteSource for $ptr {
+            fn len(&self) -> u64 {
+                (**self).len()
+            }
+            fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+                (**self).read_exact_at(offset, buf)
+            }
+            fn as_slice(&self) -> Option<&[u8]> {
+                (**self).as_slice()
+            }
+        }
+    )*};
 }
 
-impl<T: ByteSource + ?Sized> ByteSource for Arc<T> {
-    fn len(&self) -> u64 {
-        (**self).len()
-    }
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
-        (**self).read_exact_at(offset, buf)
-    }
-    fn as_slice(&self) -> Option<&[u8]> {
-        (**self).as_slice()
-    }
-}
-
-impl<T: ByteSource + ?Sized> ByteSource for Box<T> {
-    fn len(&self) -> u64 {
-        (**self).len()
-    }
-    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
-        (**self).read_exact_at(offset, buf)
-    }
-    fn as_slice(&self) -> Option<&[u8]> {
-        (**self).as_slice()
-    }
-}
+forward_source!(&T, Arc<T>, Box<T>);
 
 impl ByteSource for Vec<u8> {
     fn len(&self) -> u64 {

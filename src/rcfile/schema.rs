@@ -140,11 +140,7 @@ impl fmt::Display for HiveType {
 impl std::str::FromStr for HiveType {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        let mut p = Parser {
-            s: s.as_bytes(),
-            pos: 0,
-            depth: 0,
-        };
+        let mut p = Parser::new(s);
         let t = p.ty()?;
         p.ws();
         if p.pos != p.s.len() {
@@ -224,11 +220,7 @@ impl fmt::Display for Schema {
 impl std::str::FromStr for Schema {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        let mut p = Parser {
-            s: s.as_bytes(),
-            pos: 0,
-            depth: 0,
-        };
+        let mut p = Parser::new(s);
         p.ws();
         if p.pos == p.s.len() {
             return Ok(Schema::default());
@@ -249,7 +241,14 @@ struct Parser<'a> {
     depth: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    fn new(s: &'a str) -> Self {
+        Parser {
+            s: s.as_bytes(),
+            pos: 0,
+            depth: 0,
+        }
+    }
     fn err(&self, msg: &str) -> Error {
         let text = String::from_utf8_lossy(self.s);
         Error::schema(format!("{msg} at character {} of {text:?}", self.pos))
