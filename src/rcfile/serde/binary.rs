@@ -1,26 +1,459 @@
-//! `LazyBinaryColumnarSerDe` (placeholder; being written).
-use crate::rcfile::{HiveType, Value};
-use crate::{Error, Result};
+//! `LazyBinaryColumnarSerDe`: Hive's binary cell encoding (LazyBinary rules, spec §9.3).
+//!
+//! One cell holds one top-level value:
+//!
+//! - a zero-length cell is NULL;
+//! - strings, varchars, chars and binaries are their raw bytes; an empty `string` is the single
+//!   byte `BF` (an invalid UTF-8 byte), and a one-byte `BF` cell reads as `""` for every
+//!   string-like type;
+//! - arrays, maps, structs and unions are written without the 4-byte size that the same
+//!   values carry when nested;
+//! - everything else has its nested layout: `int`/`bigint`/`date` as Hadoop VInts, `smallint`,
+//!   `float`, `double` big-endian, timestamps as `TimestampWritable`, decimals as
+//!   `scale, length, two's complement bytes`.
+//!
+//! Reading is lenient where Hive is (bytes after a value are ignored; structs with fewer
+//! fields than the schema read the missing ones as NULL) and strict where Hive would read out
+//! of bounds: every length and count is checked against the bytes that remain before anything
+//! is allocated, and malformed bytes give an [`ErrorKind::Corrupt`] error with format
+//! `"lazybinary"` and the byte offset within the cell.
+//!
+//! Writing matches Hive 2.3 byte for byte: decimals with their normalized scale, `BF` for an
+//! empty top-level string, nothing for an empty top-level varchar (Hive reads it back as NULL;
+//! see [`EmptyStringMarker`]), an error for an empty top-level binary, canonical NaNs, no null
+//! bitmap for empty arrays and maps, and a NULL union value as the tag byte alone.
+//!
+//! [`ErrorKind::Corrupt`]: crate::ErrorKind::Corrupt
 
-/// Binary serde properties.
+#[path = "binary_nested.rs"]
+mod binary_nested;
+#[path = "binary_time.rs"]
+mod binary_time;
+#[path = "calendar.rs"]
+pub mod calendar;
+#[path = "tzif.rs"]
+pub mod tzif;
+
+pub use binary_time::{TimeZone, DEFAULT_TZDIR};
+pub use calendar::Calendar;
+
+use crate::format::Cursor;
+use crate::rcfile::{Date, Decimal, HiveType, Timestamp, Value};
+use crate::{Error, ErrorKind, Result};
+
+/// What to write for a non-NULL empty top-level `varchar` (or `char(0)`) value, which
+/// LazyBinary cannot tell apart from NULL (spec §13 Q4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum EmptyStringMarker {
+    /// Hive parity (the default): zero bytes, so the value reads back as NULL in Hive and
+    /// here — Hive's own behaviour.
+    #[default]
+    Hive,
+    /// Trino parity: the byte `BF`, which Trino and this crate read as `""` (Hive reads it as
+    /// the one-byte string `"\xBF"`).
+    Trino,
+}
+
+/// Options of the binary serde. Built with [`BinaryOptions::default`] and the `with_*`
+/// methods.
+///
+/// ```
+/// use colfile::rcfile::serde::binary::{BinaryOptions, Calendar, TimeZone};
+/// // Files written by Hive 2.x in a JVM running in UTC:
+/// let o = BinaryOptions::default().with_calendar(Calendar::Hybrid);
+/// assert_eq!(o.timestamp_zone, TimeZone::Utc);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct BinaryOptions {
+    /// Zone of the stored timestamp instants (default UTC, Hive 3.1+ semantics; set the writer
+    /// JVM's zone for Hive 2.x files, like Trino's `hive.rcfile.time-zone`).
+    pub timestamp_zone: TimeZone,
+    /// Calendar of stored day numbers (default proleptic Gregorian; [`Calendar::Hybrid`] for
+    /// Hive 2.x files with dates before 1582-10-15).
+    pub calendar: Calendar,
+    /// What an empty top-level varchar is written as (default Hive parity).
+    pub empty_varchar: EmptyStringMarker,
+}
+
+impl BinaryOptions {
+    /// Hive 2.x's reading of dates and timestamps: hybrid calendar, with the writer JVM's
+    /// time zone.
+    pub fn hive2(zone: TimeZone) -> Self {
+        BinaryOptions {
+            timestamp_zone: zone,
+            calendar: Calendar::Hybrid,
+            ..Default::default()
+        }
+    }
+    /// Sets the timestamp zone.
+    pub fn with_timestamp_zone(mut self, zone: TimeZone) -> Self {
+        self.timestamp_zone = zone;
+        self
+    }
+    /// Sets the calendar of stored dates and timestamps.
+    pub fn with_calendar(mut self, calendar: Calendar) -> Self {
+        self.calendar = calendar;
+        self
+    }
+    /// Sets what an empty top-level varchar is written as.
+    pub fn with_empty_varchar(mut self, marker: EmptyStringMarker) -> Self {
+        self.empty_varchar = marker;
+        self
+    }
+}
+
+/// The `LazyBinaryColumnarSerDe` cell codec.
+///
+/// ```
+/// use colfile::rcfile::serde::binary::{BinaryOptions, BinarySerde};
+/// use colfile::rcfile::{HiveType, Value};
+/// let serde = BinarySerde::new(BinaryOptions::default());
+/// let ty: HiveType = "array<int>".parse().unwrap();
+/// let v = Value::Array(vec![Value::Int(1), Value::Null, Value::Int(3)]);
+/// let mut cell = Vec::new();
+/// serde.encode(&ty, &v, &mut cell).unwrap();
+/// assert_eq!(cell, [0x03, 0x05, 0x01, 0x03]); // count, null bitmap, 1, 3
+/// assert_eq!(serde.decode(&ty, &cell).unwrap(), v);
+/// assert_eq!(serde.decode(&ty, &[]).unwrap(), Value::Null);
+/// assert!(serde.decode(&ty, &[0x03, 0x05, 0x01]).is_err()); // truncated
+/// ```
 #[derive(Debug, Clone, Default)]
-pub struct BinaryOptions {}
+pub struct BinarySerde {
+    options: BinaryOptions,
+}
 
-/// The binary serde.
-#[derive(Debug, Clone)]
-pub struct BinarySerde {}
+/// The one byte that marks an empty top-level string.
+pub const EMPTY_STRING_MARKER: u8 = 0xBF;
+
+/// Hive's error for an empty top-level binary.
+const EMPTY_BINARY_MESSAGE: &str = "LazyBinaryColumnarSerde cannot serialize a non-null zero \
+     length binary field. Consider using either LazyBinarySerde or ColumnarSerde.";
 
 impl BinarySerde {
-    /// A binary serde.
-    pub fn new(_o: BinaryOptions) -> Self {
-        BinarySerde {}
+    /// A serde with these options.
+    pub fn new(options: BinaryOptions) -> Self {
+        BinarySerde { options }
     }
-    /// Decodes a cell.
-    pub fn decode(&self, _ty: &HiveType, _cell: &[u8]) -> Result<Value> {
-        Err(Error::unsupported("binary serde not written yet"))
+
+    /// The options.
+    pub fn options(&self) -> &BinaryOptions {
+        &self.options
     }
-    /// Encodes a value.
-    pub fn encode(&self, _ty: &HiveType, _v: &Value, _out: &mut Vec<u8>) -> Result<()> {
-        Err(Error::unsupported("binary serde not written yet"))
+
+    /// Decodes one cell of type `ty`.
+    pub fn decode(&self, ty: &HiveType, cell: &[u8]) -> Result<Value> {
+        if cell.is_empty() {
+            return Ok(Value::Null);
+        }
+        let v = match ty {
+            HiveType::String | HiveType::Varchar(_) | HiveType::Char(_) => {
+                let bytes = if cell == [EMPTY_STRING_MARKER] {
+                    &[][..]
+                } else {
+                    cell
+                };
+                return Ok(string_value(ty, bytes));
+            }
+            HiveType::Binary => return Ok(Value::Binary(cell.to_vec())),
+            HiveType::Array(_) | HiveType::Map(..) | HiveType::Struct(_) | HiveType::Union(_) => {
+                self.read_body(ty, &mut Cursor::new(cell, 0))
+            }
+            _ => self.read_nested(ty, &mut Cursor::new(cell, 0)),
+        };
+        v.map_err(lazybinary_error)
+    }
+
+    /// Appends the cell bytes of `v` (of type `ty`) to `out`. NULL appends nothing.
+    pub fn encode(&self, ty: &HiveType, v: &Value, out: &mut Vec<u8>) -> Result<()> {
+        let bytes: &[u8] = match (ty, v) {
+            (_, Value::Null) => return Ok(()),
+            (HiveType::String, Value::String(s)) if s.is_empty() => &[EMPTY_STRING_MARKER],
+            (HiveType::String, Value::String(s)) => s,
+            (HiveType::Varchar(_) | HiveType::Char(_), Value::String(s)) => {
+                let start = out.len();
+                write_string_like(ty, s, false, out);
+                if out.len() == start && self.options.empty_varchar == EmptyStringMarker::Trino {
+                    out.push(EMPTY_STRING_MARKER);
+                }
+                return Ok(());
+            }
+            (HiveType::Binary, Value::Binary(b)) if b.is_empty() => {
+                return Err(Error::invalid(EMPTY_BINARY_MESSAGE));
+            }
+            (HiveType::Binary, Value::Binary(b)) => b,
+            (
+                HiveType::Array(_) | HiveType::Map(..) | HiveType::Struct(_) | HiveType::Union(_),
+                _,
+            ) => {
+                return self.write_body(ty, v, out);
+            }
+            _ => return self.write_nested(ty, v, out),
+        };
+        out.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    /// A stored day count as a date.
+    #[inline]
+    fn date_from_stored(&self, days: i32) -> Result<Date> {
+        let d = self.options.calendar.days_to_proleptic(i64::from(days));
+        i32::try_from(d)
+            .map(Date)
+            .map_err(|_| Error::corrupt("lazybinary", format!("date {days} out of range")))
+    }
+
+    /// A date as a stored day count.
+    #[inline]
+    fn date_to_stored(&self, d: Date) -> Result<i32> {
+        let days = self.options.calendar.days_from_proleptic(i64::from(d.0));
+        i32::try_from(days).map_err(|_| Error::invalid(format!("date {d} cannot be stored")))
+    }
+
+    /// Stored UTC seconds → wall-clock timestamp.
+    #[inline]
+    fn timestamp_from_stored(&self, seconds: i64, nanos: u32) -> Timestamp {
+        let local = self.options.timestamp_zone.utc_to_local(seconds);
+        Timestamp {
+            seconds: self.options.calendar.seconds_to_proleptic(local),
+            nanos,
+        }
+    }
+
+    /// Wall-clock timestamp → stored UTC seconds.
+    #[inline]
+    fn timestamp_to_stored(&self, t: Timestamp) -> i64 {
+        let local = self.options.calendar.seconds_from_proleptic(t.seconds);
+        self.options.timestamp_zone.local_to_utc(local)
+    }
+}
+
+/// Rewrites any error met while decoding a cell as a `lazybinary` corruption, keeping its
+/// offset (relative to the start of the cell).
+#[cold]
+fn lazybinary_error(e: Error) -> Error {
+    let message = match e.kind() {
+        ErrorKind::Corrupt {
+            format: "lazybinary",
+            ..
+        } => return e,
+        ErrorKind::Truncated {
+            what,
+            needed,
+            available,
+        } => {
+            format!("truncated {what}: needs {needed} bytes, {available} left")
+        }
+        ErrorKind::Corrupt { message, .. } => message.clone(),
+        other => other.to_string(),
+    };
+    let mut out = Error::corrupt("lazybinary", message);
+    if let Some(o) = e.location().offset {
+        out = out.at_offset(o);
+    }
+    out
+}
+
+/// Byte length of the first `n` characters (code points; UTF-8 continuation bytes belong to
+/// the character before them) of `b`, and how many characters that is.
+#[inline]
+fn char_prefix(b: &[u8], n: usize) -> (usize, usize) {
+    let mut chars = 0;
+    for (i, &x) in b.iter().enumerate() {
+        if x & 0xC0 != 0x80 {
+            if chars == n {
+                return (i, chars);
+            }
+            chars += 1;
+        }
+    }
+    (b.len(), chars)
+}
+
+/// The bytes of a string-like value as Hive holds it: varchar(n) truncated to n characters,
+/// char(n) truncated and padded with spaces to n characters. Returns the kept prefix length
+/// and the number of pad spaces.
+#[inline]
+fn string_shape(ty: &HiveType, b: &[u8]) -> (usize, usize) {
+    match *ty {
+        HiveType::Varchar(n) if b.len() > n as usize => (char_prefix(b, n as usize).0, 0),
+        HiveType::Char(n) => {
+            let (len, chars) = char_prefix(b, n as usize);
+            (len, n as usize - chars)
+        }
+        _ => (b.len(), 0),
+    }
+}
+
+/// A string-like value read from `b`, shaped to its type.
+#[inline]
+fn string_value(ty: &HiveType, b: &[u8]) -> Value {
+    let (len, pad) = string_shape(ty, b);
+    let kept = b.get(..len).unwrap_or(b);
+    if pad == 0 {
+        return Value::String(kept.to_vec());
+    }
+    let mut v = Vec::with_capacity(len + pad);
+    v.extend_from_slice(kept);
+    v.resize(len + pad, b' ');
+    Value::String(v)
+}
+
+/// Appends a string-like value shaped to its type, after its VInt length if `with_len`.
+#[inline]
+fn write_string_like(ty: &HiveType, b: &[u8], with_len: bool, out: &mut Vec<u8>) {
+    let (len, pad) = string_shape(ty, b);
+    if with_len {
+        crate::format::hadoop::write_vlong(out, (len + pad) as i64);
+    }
+    out.extend_from_slice(b.get(..len).unwrap_or(b));
+    out.resize(out.len() + pad, b' ');
+}
+
+/// 10^n for n in 0..=38.
+#[inline]
+fn pow10(n: u32) -> i128 {
+    10i128.pow(n)
+}
+
+/// Rescales `unscaled × 10^-scale` to `target` digits (HALF_UP, away from zero) and checks
+/// it fits `precision` digits; `None` if it does not.
+pub(crate) fn rescale(unscaled: i128, scale: i32, precision: u8, target: u8) -> Option<Decimal> {
+    let shift = i64::from(target) - i64::from(scale);
+    let u = if unscaled == 0 {
+        0
+    } else if shift < 0 {
+        match u32::try_from(-shift) {
+            // |unscaled| < 2^127 < 10^39 / 2: every digit is dropped and the rest rounds to 0.
+            Ok(drop) if drop <= 38 => {
+                let p = pow10(drop);
+                let q = unscaled / p;
+                let r = (unscaled % p).unsigned_abs();
+                if r >= p.unsigned_abs() / 2 {
+                    q + unscaled.signum()
+                } else {
+                    q
+                }
+            }
+            _ => 0,
+        }
+    } else if shift > 38 {
+        return None;
+    } else {
+        unscaled.checked_mul(pow10(shift as u32))?
+    };
+    let max = pow10(u32::from(precision.min(38)));
+    (u.unsigned_abs() < max.unsigned_abs()).then_some(Decimal {
+        unscaled: u,
+        scale: target,
+    })
+}
+
+/// A big-endian two's complement integer (Java `BigInteger` bytes) as i128; `None` if it
+/// needs more than 128 bits.
+#[inline]
+fn i128_from_be(bytes: &[u8]) -> Option<i128> {
+    let neg = bytes.first().is_some_and(|&b| b & 0x80 != 0);
+    let pad = if neg { 0xFF } else { 0x00 };
+    // Redundant sign-extension bytes (never written by Java, but legal to read).
+    let mut b = bytes;
+    while b.len() > 16 {
+        match b {
+            [first, second, ..] if *first == pad && (second & 0x80 != 0) == neg => b = &b[1..],
+            _ => return None,
+        }
+    }
+    let mut v: i128 = if neg { -1 } else { 0 };
+    for &x in b {
+        v = (v << 8) | i128::from(x);
+    }
+    Some(v)
+}
+
+/// Appends the minimal big-endian two's complement bytes of `v` (`BigInteger.toByteArray`).
+#[inline]
+fn write_i128_be(v: i128, out: &mut Vec<u8>) -> usize {
+    let magnitude_bits = 128
+        - if v < 0 {
+            (!v).leading_zeros()
+        } else {
+            v.leading_zeros()
+        };
+    let n = (magnitude_bits / 8 + 1) as usize;
+    let all = v.to_be_bytes();
+    out.extend_from_slice(all.get(16 - n..).unwrap_or(&all));
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_complement_bytes() {
+        for (v, bytes) in [
+            (0i128, &[0x00][..]),
+            (-1, &[0xFF]),
+            (15, &[0x0F]),
+            (127, &[0x7F]),
+            (128, &[0x00, 0x80]),
+            (-128, &[0x80]),
+            (-129, &[0xFF, 0x7F]),
+        ] {
+            let mut out = Vec::new();
+            assert_eq!(write_i128_be(v, &mut out), bytes.len());
+            assert_eq!(out, bytes, "{v}");
+            assert_eq!(i128_from_be(bytes), Some(v));
+        }
+        for v in [i128::MAX, i128::MIN, i128::MIN + 1, 1 << 100, -(1 << 100)] {
+            let mut out = Vec::new();
+            write_i128_be(v, &mut out);
+            assert!(out.len() <= 16);
+            assert_eq!(i128_from_be(&out), Some(v));
+        }
+        let mut long = vec![0xFF; 20];
+        long.push(0x80);
+        assert_eq!(i128_from_be(&long), Some(-128));
+        assert_eq!(i128_from_be(&[0x01; 17]), None);
+    }
+
+    #[test]
+    fn rescaling() {
+        let d = |u, s| {
+            Some(Decimal {
+                unscaled: u,
+                scale: s,
+            })
+        };
+        assert_eq!(rescale(15, 1, 5, 2), d(150, 2));
+        assert_eq!(rescale(1445, 3, 10, 1), d(14, 1)); // one rounding, not two
+        assert_eq!(rescale(1450, 3, 10, 1), d(15, 1));
+        assert_eq!(rescale(-1450, 3, 10, 1), d(-15, 1));
+        assert_eq!(rescale(-1449, 3, 10, 1), d(-14, 1));
+        assert_eq!(rescale(999_995, 2, 5, 1), None); // rounds to 10000.0: 6 digits
+        assert_eq!(rescale(i128::MAX, 1000, 38, 0), d(0, 0));
+        assert_eq!(rescale(5, -3, 5, 0), d(5000, 0));
+        assert_eq!(rescale(5, -3, 3, 0), None);
+        assert_eq!(rescale(0, i32::MIN, 3, 2), d(0, 2));
+        assert_eq!(rescale(1, i32::MIN, 3, 2), None);
+    }
+
+    #[test]
+    fn string_shapes() {
+        assert_eq!(string_value(&HiveType::Char(3), b"a"), Value::string("a  "));
+        assert_eq!(
+            string_value(&HiveType::Char(2), "日本語".as_bytes()),
+            Value::string("日本")
+        );
+        assert_eq!(
+            string_value(&HiveType::Varchar(2), "日本語".as_bytes()),
+            Value::string("日本")
+        );
+        assert_eq!(
+            string_value(&HiveType::Varchar(5), b"abc"),
+            Value::string("abc")
+        );
+        assert_eq!(string_value(&HiveType::String, b""), Value::string(""));
     }
 }

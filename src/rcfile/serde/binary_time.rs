@@ -1,0 +1,324 @@
+//! Binary timestamps: the `TimestampWritable` layout, and [`TimeZone`], the zone a binary
+//! timestamp's UTC seconds are converted through.
+
+use super::tzif::{ZoneRules, MAX_TZIF_BYTES};
+use crate::format::hadoop::write_vlong;
+use crate::format::Cursor;
+use crate::{Error, Result};
+use std::fmt;
+use std::sync::Arc;
+
+/// The time zone of binary timestamps.
+///
+/// A binary timestamp stores seconds since 1970-01-01 UTC. Hive 2.x computed them from the
+/// wall clock in the writer JVM's zone; Hive 3.1+ treats the wall clock as UTC. Reading
+/// converts the stored instant to a wall clock in this zone; writing interprets the wall clock
+/// in this zone (the earlier offset for times that occur twice, moved forward by the gap for
+/// times that do not exist, as `java.sql.Timestamp` does).
+///
+/// ```
+/// use colfile::rcfile::serde::binary::TimeZone;
+/// assert_eq!(TimeZone::parse("UTC").unwrap(), TimeZone::Utc);
+/// assert_eq!(TimeZone::parse("+05:30").unwrap(), TimeZone::Fixed(19_800));
+/// assert_eq!(TimeZone::parse("-08").unwrap().to_string(), "-08:00");
+/// if let Ok(ny) = TimeZone::parse("America/New_York") {
+///     // 2021-07-01 00:00 EDT is 04:00 UTC.
+///     assert_eq!(ny.local_to_utc(1_625_097_600), 1_625_097_600 + 4 * 3600);
+/// }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum TimeZone {
+    /// UTC: stored seconds are the wall clock (Hive 3.1+ semantics).
+    #[default]
+    Utc,
+    /// A fixed offset, in seconds east of UTC.
+    Fixed(i32),
+    /// A zone from the tz database, with its transitions.
+    Named(Arc<ZoneRules>),
+}
+
+/// Where [`TimeZone::named`] looks for zone files unless `TZDIR` is set.
+pub const DEFAULT_TZDIR: &str = "/usr/share/zoneinfo";
+
+/// Longest accepted zone name.
+const MAX_ZONE_NAME: usize = 255;
+
+impl TimeZone {
+    /// Parses `UTC` (also `Z`, `GMT`, `UCT`, `Etc/UTC`, `Etc/GMT`), a fixed offset
+    /// (`+05:30`, `-0800`, `+05`, optionally after `UTC`/`GMT`), or an IANA name such as
+    /// `America/New_York`, loaded with [`TimeZone::named`].
+    pub fn parse(s: &str) -> Result<TimeZone> {
+        let t = s.trim();
+        if matches!(
+            t,
+            "UTC" | "Z" | "GMT" | "UCT" | "Etc/UTC" | "Etc/GMT" | "Universal" | "Zulu"
+        ) {
+            return Ok(TimeZone::Utc);
+        }
+        let off = t
+            .strip_prefix("UTC")
+            .or_else(|| t.strip_prefix("GMT"))
+            .unwrap_or(t);
+        if off.starts_with(['+', '-']) {
+            return parse_offset(off).map(TimeZone::Fixed).ok_or_else(|| {
+                Error::invalid(format!("invalid UTC offset {s:?} (want ±HH[:MM[:SS]])"))
+            });
+        }
+        TimeZone::named(t)
+    }
+
+    /// Loads the zone `name` from the tz database (`$TZDIR` or [`DEFAULT_TZDIR`]).
+    pub fn named(name: &str) -> Result<TimeZone> {
+        if !valid_zone_name(name) {
+            return Err(Error::invalid(format!("invalid time zone name {name:?}")));
+        }
+        let dir = std::env::var_os("TZDIR").unwrap_or_else(|| DEFAULT_TZDIR.into());
+        let path = std::path::Path::new(&dir).join(name);
+        let bytes = read_bounded(&path).map_err(|e| {
+            Error::invalid(format!(
+                "unknown time zone {name:?}: cannot read {}: {e}",
+                path.display()
+            ))
+        })?;
+        TimeZone::from_tzif(name, &bytes)
+    }
+
+    /// A named zone from the bytes of a TZif file.
+    pub fn from_tzif(name: &str, bytes: &[u8]) -> Result<TimeZone> {
+        Ok(TimeZone::Named(Arc::new(ZoneRules::from_tzif(
+            name, bytes,
+        )?)))
+    }
+
+    /// Offset in seconds east of UTC at the UTC instant `utc`.
+    #[inline]
+    pub fn offset_at(&self, utc: i64) -> i32 {
+        match self {
+            TimeZone::Utc => 0,
+            TimeZone::Fixed(o) => *o,
+            TimeZone::Named(z) => z.offset_at(utc),
+        }
+    }
+
+    /// Wall-clock seconds of the UTC instant `utc`.
+    #[inline]
+    pub fn utc_to_local(&self, utc: i64) -> i64 {
+        utc.saturating_add(i64::from(self.offset_at(utc)))
+    }
+
+    /// UTC instant of the wall-clock seconds `local`.
+    #[inline]
+    pub fn local_to_utc(&self, local: i64) -> i64 {
+        match self {
+            TimeZone::Utc => local,
+            TimeZone::Fixed(o) => local.saturating_sub(i64::from(*o)),
+            TimeZone::Named(z) => z.local_to_utc(local),
+        }
+    }
+}
+
+impl fmt::Display for TimeZone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeZone::Utc => f.write_str("UTC"),
+            TimeZone::Fixed(o) => {
+                let sign = if *o < 0 { '-' } else { '+' };
+                let a = o.unsigned_abs();
+                write!(f, "{sign}{:02}:{:02}", a / 3600, a / 60 % 60)?;
+                if a % 60 != 0 {
+                    write!(f, ":{:02}", a % 60)?;
+                }
+                Ok(())
+            }
+            TimeZone::Named(z) => f.write_str(z.name()),
+        }
+    }
+}
+
+fn valid_zone_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_ZONE_NAME
+        && name.split('/').all(|c| {
+            !c.is_empty()
+                && c != "."
+                && c != ".."
+                && c.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.'))
+        })
+}
+
+fn read_bounded(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_TZIF_BYTES as u64 + 1)
+        .read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// `±HH[:MM[:SS]]` or `±HHMM[SS]`, at most 18 hours, as seconds east.
+fn parse_offset(s: &str) -> Option<i32> {
+    let (neg, rest) = match s.as_bytes().first()? {
+        b'+' => (false, &s[1..]),
+        b'-' => (true, &s[1..]),
+        _ => return None,
+    };
+    let parts: Vec<&str> = if rest.contains(':') {
+        rest.split(':').collect()
+    } else if rest.len() > 2 && rest.len() % 2 == 0 {
+        rest.as_bytes()
+            .chunks(2)
+            .map(|c| std::str::from_utf8(c).unwrap_or("x"))
+            .collect()
+    } else {
+        vec![rest]
+    };
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    let mut secs: i32 = 0;
+    for (i, p) in parts.iter().enumerate() {
+        if p.is_empty() || p.len() > 2 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let v: i32 = p.parse().ok()?;
+        if i > 0 && v > 59 {
+            return None;
+        }
+        secs += v * [3600, 60, 1][i];
+    }
+    (secs <= 18 * 3600).then_some(if neg { -secs } else { secs })
+}
+
+/// Flag bit of the first int: a VInt follows.
+const HAS_MORE: u32 = 0x8000_0000;
+
+/// Nanoseconds with their decimal digits reversed (`123_000_000` → `321`), as
+/// `TimestampWritable` stores them.
+#[inline]
+fn reverse_nanos(nanos: u32) -> i64 {
+    let mut n = nanos;
+    let mut r: i64 = 0;
+    for _ in 0..9 {
+        r = r * 10 + i64::from(n % 10);
+        n /= 10;
+    }
+    r
+}
+
+/// The inverse of [`reverse_nanos`] for a stored value `v` (0..=999_999_999): reverse its
+/// digits and scale by 10^(9 − digits).
+#[inline]
+fn unreverse_nanos(v: u32) -> u32 {
+    let mut digits = 0;
+    let mut r: u32 = 0;
+    let mut n = v;
+    while n > 0 {
+        r = r * 10 + n % 10;
+        n /= 10;
+        digits += 1;
+    }
+    r * 10u32.pow(9 - digits)
+}
+
+fn corrupt(msg: impl Into<String>) -> Error {
+    Error::corrupt("lazybinary", msg)
+}
+
+/// Reads one `TimestampWritable` value: `(seconds, nanos)` as stored (UTC seconds).
+pub(crate) fn read_timestamp(c: &mut Cursor<'_>) -> Result<(i64, u32)> {
+    let first = c.read_i32_be()? as u32;
+    let low = i64::from(first & !HAS_MORE);
+    if first & HAS_MORE == 0 {
+        return Ok((low, 0));
+    }
+    let at = c.offset();
+    let n1 = c.read_vint()?;
+    if !(-1_000_000_000..=999_999_999).contains(&n1) {
+        return Err(corrupt(format!("timestamp nanosecond field {n1} out of range")).at_offset(at));
+    }
+    let (rev, high) = if n1 < 0 {
+        let at = c.offset();
+        let high = c.read_vlong()?;
+        if !(-(1i64 << 32)..(1i64 << 32)).contains(&high) {
+            return Err(
+                corrupt(format!("timestamp high seconds {high} out of range")).at_offset(at),
+            );
+        }
+        ((-(n1 + 1)) as u32, high)
+    } else {
+        (n1 as u32, 0)
+    };
+    Ok((low | (high << 31), unreverse_nanos(rev)))
+}
+
+/// Appends one `TimestampWritable` value for stored (UTC) seconds and nanos.
+pub(crate) fn write_timestamp(out: &mut Vec<u8>, seconds: i64, nanos: u32) {
+    let rev = reverse_nanos(nanos);
+    let high = !(0..=i64::from(i32::MAX)).contains(&seconds);
+    let mut first = (seconds & 0x7FFF_FFFF) as u32;
+    if rev != 0 || high {
+        first |= HAS_MORE;
+    }
+    out.extend_from_slice(&first.to_be_bytes());
+    if high {
+        write_vlong(out, -rev - 1);
+        write_vlong(out, seconds >> 31);
+    } else if rev != 0 {
+        write_vlong(out, rev);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nanos_digits() {
+        for (n, r) in [
+            (123_000_000, 321),
+            (100_000_000, 1),
+            (1, 100_000_000),
+            (10, 10_000_000),
+            (0, 0),
+        ] {
+            assert_eq!(reverse_nanos(n), r);
+            assert_eq!(unreverse_nanos(r as u32), n);
+        }
+        assert_eq!(unreverse_nanos(999_999_999), 999_999_999);
+    }
+
+    #[test]
+    fn offsets() {
+        assert_eq!(parse_offset("+05:30"), Some(19_800));
+        assert_eq!(parse_offset("-0800"), Some(-28_800));
+        assert_eq!(parse_offset("+01:02:03"), Some(3723));
+        assert_eq!(parse_offset("+010203"), Some(3723));
+        for bad in [
+            "+",
+            "+5:",
+            "+05:60",
+            "+19",
+            "05",
+            "+1a",
+            "+05:30:00:00",
+            "+123",
+        ] {
+            assert_eq!(parse_offset(bad), None, "{bad}");
+        }
+        assert_eq!(TimeZone::parse("UTC+01:00").unwrap(), TimeZone::Fixed(3600));
+        assert_eq!(TimeZone::Fixed(-3723).to_string(), "-01:02:03");
+        assert!(TimeZone::parse("../etc/passwd").is_err());
+        assert!(TimeZone::parse("/etc/passwd").is_err());
+        assert!(TimeZone::parse("No/Such_Zone").is_err());
+    }
+
+    #[test]
+    fn fixed_zone_conversion() {
+        let z = TimeZone::Fixed(-3600);
+        assert_eq!(z.utc_to_local(3600), 0);
+        assert_eq!(z.local_to_utc(0), 3600);
+        assert_eq!(z.utc_to_local(i64::MIN), i64::MIN);
+    }
+}
