@@ -17,6 +17,7 @@
 #      INTEROP_SKIP_BUILD=1 (use target/release/colfile as it is).
 # Everything it writes goes under target/ (work files: target/interop/rcfile/).
 set -euo pipefail
+export PYTHONDONTWRITEBYTECODE=1
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
