@@ -82,17 +82,54 @@ impl Serde {
 
 impl Serde {
     /// A serde by short name (`"text"` or `"binary"`, or a Hive class name) configured from
-    /// Hive serde properties, plus the binary serde's timestamp zone and calendar.
+    /// Hive serde properties (text serde), and the binary serde's timestamp zone (`"UTC"`,
+    /// `"+05:30"`, `"America/New_York"`) and calendar (`"proleptic"` or `"hybrid"`).
+    ///
+    /// ```
+    /// use colfile::rcfile::Serde;
+    /// let s = Serde::from_options("binary", &[], Some("UTC"), Some("hybrid")).unwrap();
+    /// assert_eq!(s.short_name(), "binary");
+    /// assert!(Serde::from_options("json", &[], None, None).is_err());
+    /// ```
     pub fn from_options(
         name: &str,
         props: &[(String, String)],
         time_zone: Option<&str>,
         calendar: Option<&str>,
     ) -> Result<Serde> {
-        let _ = (props, time_zone, calendar);
         match name {
-            "text" | TEXT_SERDE_CLASS => Ok(Serde::text()),
-            "binary" | BINARY_SERDE_CLASS => Ok(Serde::binary()),
+            "text" | TEXT_SERDE_CLASS => {
+                if time_zone.is_some() || calendar.is_some() {
+                    return Err(crate::Error::invalid(
+                        "--time-zone and --calendar apply to the binary serde only (text timestamps carry no zone)",
+                    ));
+                }
+                let _ = props;
+                Ok(Serde::text())
+            }
+            "binary" | BINARY_SERDE_CLASS => {
+                if let Some((k, _)) = props.first() {
+                    return Err(crate::Error::invalid(format!(
+                        "the binary serde takes no serde properties (got {k:?})"
+                    )));
+                }
+                let mut o = BinaryOptions::default();
+                if let Some(z) = time_zone {
+                    o = o.with_timestamp_zone(binary::TimeZone::parse(z)?);
+                }
+                if let Some(c) = calendar {
+                    o = o.with_calendar(match c {
+                        "proleptic" => binary::Calendar::Proleptic,
+                        "hybrid" => binary::Calendar::Hybrid,
+                        other => {
+                            return Err(crate::Error::invalid(format!(
+                                "unknown calendar {other:?} (proleptic or hybrid)"
+                            )))
+                        }
+                    });
+                }
+                Ok(Serde::Binary(BinarySerde::new(o)))
+            }
             other => Err(crate::Error::invalid(format!(
                 "unknown serde {other:?} (text or binary)"
             ))),
