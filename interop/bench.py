@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Side-by-side read benchmark: colfile against Hive 2.3's RCFile reader (rcoracle bench).
+
+Run through interop/bench.sh. Two parts:
+
+1. rows/s: a 500k-row LazyBinaryColumnarSerDe file with a mixed 10-column schema, uncompressed
+   and lz4, written by Hive (rcoracle `generate`). Hive: `rcoracle bench --iters 5 --warmup 3
+   --modes serde,raw` (one warm JVM; serde = every field deserialized through the
+   ObjectInspectors, raw = every cell's bytes touched, which forces decompression). colfile:
+   `colfile scan` (every value decoded) and `colfile scan --raw` (every cell touched), each a
+   fresh process, median of the reported in-process seconds over several runs after a warm-up run.
+2. raw cell-scan throughput: an uncompressed and an lz4 file of a few hundred MB of column bytes
+   (long strings and binary), `colfile scan --raw` vs Hive's raw mode, reported as uncompressed
+   column bytes per second. The big files are deleted at the end.
+
+Page cache is warm for both readers. Prints JSON lines, then a short table.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+MIXED = [
+    ("id", "bigint"), ("account", "int"), ("qty", "smallint"), ("active", "boolean"),
+    ("price", "double"), ("amount", "decimal(12,2)"), ("name", "string"), ("ts", "timestamp"),
+    ("day", "date"), ("tags", "array<string>"),
+]
+BIG = [
+    ("id", "bigint"), ("body", "string"), ("title", "string"), ("payload", "binary"),
+    ("x", "double"), ("words", "array<string>"),
+]
+
+
+def spec(cols, codec, gen, **extra):
+    s = {"serde": "binary", "codec": codec, "columns": [{"name": n, "type": t} for n, t in cols],
+         "generate": gen, "sync": "00112233445566778899aabbccddeeff"}
+    s.update(extra)
+    return s
+
+
+class Bench:
+    def __init__(self, a):
+        self.a = a
+        self.work = a.work
+        os.makedirs(self.work, exist_ok=True)
+        self.results = []
+
+    def emit(self, rec):
+        self.results.append(rec)
+        print(json.dumps(rec), flush=True)
+
+    def batch(self, name, cmds):
+        p = os.path.join(self.work, name + ".jsonl")
+        with open(p, "w") as f:
+            for c in cmds:
+                f.write(json.dumps(c) + "\n")
+        t0 = time.time()
+        with open(os.path.join(self.work, name + ".log"), "wb") as err:
+            rc = subprocess.run([self.a.rcoracle, "batch", p], stdout=subprocess.DEVNULL, stderr=err,
+                                stdin=subprocess.DEVNULL).returncode
+        print(f"# rcoracle batch {name}: rc={rc}, {time.time() - t0:.1f} s", file=sys.stderr, flush=True)
+        if rc != 0:
+            sys.exit(f"bench: rcoracle batch {name} failed, see {p[:-6]}.log")
+
+    def scan(self, path, cols, raw, runs):
+        schema = ",".join(f"{n}:{t}" for n, t in cols)
+        argv = [self.a.colfile, "scan", path, "--schema", schema, "--serde", "binary",
+                "--calendar", "hybrid", "--time-zone", "UTC"] + (["--raw"] if raw else [])
+        secs, walls, last = [], [], None
+        for i in range(runs + 1):  # the first run only warms caches
+            t0 = time.perf_counter()
+            p = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL)
+            wall = time.perf_counter() - t0
+            if p.returncode != 0:
+                return {"error": p.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]}
+            last = json.loads(p.stdout.decode().strip().splitlines()[-1])
+            if i > 0:
+                secs.append(last["seconds"])
+                walls.append(wall)
+        return {"rows": last["rows"], "values": last["values"], "file_bytes": last["bytes"],
+                "median_s": statistics.median(secs), "best_s": min(secs),
+                "median_wall_s": statistics.median(walls), "runs": runs, "times_s": secs}
+
+    def uncompressed_bytes(self, path):
+        p = subprocess.run([self.a.colfile, "meta", path], capture_output=True, check=True)
+        m = json.loads(p.stdout)
+        return sum(c["uncompressed_length"] for g in m["row_groups"] for c in g["columns"])
+
+    def hive_bench(self, name, files, iters, warmup, modes):
+        cmds, outs = [], {}
+        for key, (path, sp) in files.items():
+            out = os.path.join(self.work, f"hive_bench_{key}.json")
+            outs[key] = out
+            cmds.append(["bench", path, "--spec", sp, "--iters", str(iters), "--warmup", str(warmup),
+                         "--modes", modes, "--out", out])
+        self.batch(name, cmds)
+        res = {}
+        for key, out in outs.items():
+            with open(out) as f:
+                for line in f:
+                    if line.strip():
+                        r = json.loads(line)
+                        res[(key, r["bench"])] = r
+        return res
+
+    def run(self):
+        a = self.a
+        w = self.work
+        # ---------------------------------------------------------------- part 1: rows/s
+        gen = {"rows": a.rows, "seed": 20240601, "null_rate": 0.05, "max_len": 24, "max_items": 4}
+        files = {}
+        cmds = []
+        for codec in ("none", "lz4"):
+            key = f"mixed_{codec}"
+            sp = os.path.join(w, key + ".spec.json")
+            with open(sp, "w") as f:
+                json.dump(spec(MIXED, codec, gen), f)
+            path = os.path.join(w, key + ".rc")
+            files[key] = (path, sp)
+            cmds.append(["write", sp, path])
+        # part 2 files: long strings and binary, a few hundred MB of column bytes
+        big_gen = {"rows": a.big_rows, "seed": 7, "null_rate": 0.02, "max_len": 400, "max_items": 6}
+        big = {}
+        if a.big_rows > 0:
+            for codec in ("none", "lz4"):
+                key = f"big_{codec}"
+                sp = os.path.join(w, key + ".spec.json")
+                with open(sp, "w") as f:
+                    json.dump(spec(BIG, codec, big_gen), f)
+                path = os.path.join(w, key + ".rc")
+                big[key] = (path, sp)
+                cmds.append(["write", sp, path])
+        self.batch("write", cmds)
+
+        hive = self.hive_bench("bench_rows", files, a.iters, a.warmup, "serde,raw")
+        table = []
+        for key, (path, sp) in files.items():
+            codec = key.split("_", 1)[1]
+            for mode, raw in (("serde", False), ("raw", True)):
+                h = hive[(key, mode)]
+                c = self.scan(path, MIXED, raw, a.runs)
+                rec = {"bench": "rows_per_s", "file": os.path.basename(path), "codec": codec,
+                       "mode": mode, "rows": h["rows"], "file_bytes": h["file_bytes"],
+                       "uncompressed_bytes": h["uncompressed_bytes"],
+                       "hive_median_s": h["median_s"], "hive_rows_per_s": h["rows_per_s"]}
+                if "error" in c:
+                    rec["colfile_error"] = c["error"]
+                else:
+                    rec.update({"colfile_median_s": c["median_s"], "colfile_median_wall_s": c["median_wall_s"],
+                                "colfile_rows": c["rows"],
+                                "colfile_rows_per_s": round(c["rows"] / c["median_s"], 1),
+                                "colfile_over_hive": round(h["median_s"] / c["median_s"], 2)})
+                    if c["rows"] != h["rows"]:
+                        rec["warning"] = "row counts differ"
+                self.emit(rec)
+                table.append(rec)
+
+        # ---------------------------------------------------------------- part 2: GB/s
+        if big:
+            hive_big = self.hive_bench("bench_big", big, 3, 1, "raw")
+            for key, (path, sp) in big.items():
+                codec = key.split("_", 1)[1]
+                ub = self.uncompressed_bytes(path)
+                c = self.scan(path, BIG, True, a.runs)
+                h = hive_big[(key, "raw")]
+                rec = {"bench": "raw_scan_gb_per_s", "file": os.path.basename(path), "codec": codec,
+                       "rows": h["rows"], "file_bytes": os.path.getsize(path), "uncompressed_bytes": ub,
+                       "hive_median_s": h["median_s"], "hive_gb_per_s": round(ub / h["median_s"] / 1e9, 3)}
+                if "error" in c:
+                    rec["colfile_error"] = c["error"]
+                else:
+                    rec.update({"colfile_median_s": c["median_s"],
+                                "colfile_gb_per_s": round(ub / c["median_s"] / 1e9, 3),
+                                "colfile_over_hive": round(h["median_s"] / c["median_s"], 2)})
+                self.emit(rec)
+                table.append(rec)
+                if not a.keep:
+                    os.remove(path)
+
+        # ---------------------------------------------------------------- table
+        print()
+        print(f"{'file':20} {'mode':6} {'rows':>8} {'Hive':>14} {'colfile':>14} {'colfile/Hive':>12}")
+        for r in table:
+            if r["bench"] == "rows_per_s":
+                hv, cv = f"{r['hive_rows_per_s'] / 1e6:.2f} Mrow/s", (
+                    f"{r['colfile_rows_per_s'] / 1e6:.2f} Mrow/s" if "colfile_rows_per_s" in r else "error")
+            else:
+                r["mode"] = "raw"
+                hv, cv = f"{r['hive_gb_per_s']:.2f} GB/s", (
+                    f"{r['colfile_gb_per_s']:.2f} GB/s" if "colfile_gb_per_s" in r else "error")
+            ratio = f"{r['colfile_over_hive']:.2f}x" if "colfile_over_hive" in r else "-"
+            print(f"{r['file']:20} {r['mode']:6} {r['rows']:>8} {hv:>14} {cv:>14} {ratio:>12}")
+        print("(colfile/Hive = Hive's median time / colfile's median time; >1 means colfile is faster."
+              " GB/s = 1e9 uncompressed column bytes per second)")
+        with open(os.path.join(w, "results.jsonl"), "w") as f:
+            for r in self.results:
+                f.write(json.dumps(r) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--colfile", required=True)
+    ap.add_argument("--rcoracle", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--rows", type=int, default=500000)
+    ap.add_argument("--big-rows", type=int, default=200000)
+    ap.add_argument("--iters", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=5, help="colfile scan runs per measurement (median)")
+    ap.add_argument("--keep", action="store_true", help="keep the big files")
+    Bench(ap.parse_args()).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Side-by-side read benchmark of colfile against Hive 2.3's RCFile reader (not part of CI).
+#
+#   bash interop/bench.sh [--rows N] [--big-rows N] [--runs N] [--iters N] [--warmup N] [--keep]
+#
+# 1. rows/s on a 500k-row binary-serde file (10 mixed columns: bigint, int, smallint, boolean,
+#    double, decimal(12,2), string, timestamp, date, array<string>), uncompressed and lz4, written
+#    by Hive: `rcoracle bench --iters 5 --warmup 3 --modes serde,raw` against `colfile scan`
+#    (all values decoded) and `colfile scan --raw` (cells only), median of several runs;
+# 2. raw cell-scan GB/s (uncompressed column bytes per second) on an uncompressed and an lz4
+#    file of a few hundred MB (200k rows of long strings/binary), colfile vs Hive's raw mode.
+# Prints one JSON line per measurement and a table; results in target/interop/bench/results.jsonl.
+# Files go to target/interop/bench/ (about 0.5 GB at peak; the big files are deleted afterwards).
+# Takes a few minutes on 2 cores. Env as for interop/rcfile.sh (RCORACLE_DIR, RCORACLE_BUILD, PYTHON).
+set -euo pipefail
+# shellcheck source=interop/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # builds rcoracle and colfile if needed
+WORK="$ROOT/target/interop/bench"
+rm -rf "$WORK"
+mkdir -p "$WORK"
+echo "# machine: $(nproc) cores, $(uname -sr)"
+"$PY" "$ROOT/interop/bench.py" --colfile "$COLFILE" --rcoracle "$ORACLE" --work "$WORK" "$@"
+# keep the results and specs, drop the data files unless --keep
+case " $* " in
+  *" --keep "*) ;;
+  *) rm -f "$WORK"/*.rc ;;
+esac
