@@ -160,7 +160,10 @@ impl BinarySerde {
             HiveType::Array(_) | HiveType::Map(..) | HiveType::Struct(_) | HiveType::Union(_) => {
                 self.read_body(ty, &mut Cursor::new(cell, 0))
             }
-            _ => self.read_nested(ty, &mut Cursor::new(cell, 0)),
+            _ => match fast_primitive(ty, cell) {
+                Some(v) => return Ok(v),
+                None => self.read_primitive(ty, &mut Cursor::new(cell, 0)),
+            },
         };
         v.map_err(lazybinary_error)
     }
@@ -227,6 +230,20 @@ impl BinarySerde {
         let local = self.options.calendar.seconds_from_proleptic(t.seconds);
         self.options.timestamp_zone.local_to_utc(local)
     }
+}
+
+/// The common top-level primitives straight from the cell bytes; `None` sends the cell down
+/// the general path, which also reports what is wrong with it.
+#[inline]
+fn fast_primitive(ty: &HiveType, cell: &[u8]) -> Option<Value> {
+    use crate::format::hadoop::decode_vlong;
+    Some(match ty {
+        HiveType::Int => Value::Int(i32::try_from(decode_vlong(cell)?.0).ok()?),
+        HiveType::BigInt => Value::BigInt(decode_vlong(cell)?.0),
+        HiveType::Double => Value::Double(f64::from_be_bytes(cell.get(..8)?.try_into().ok()?)),
+        HiveType::Boolean => Value::Boolean(*cell.first()? != 0),
+        _ => return None,
+    })
 }
 
 /// Rewrites any error met while decoding a cell as a `lazybinary` corruption, keeping its

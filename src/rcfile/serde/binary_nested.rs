@@ -57,7 +57,29 @@ fn bit(bitmap: &[u8], i: usize) -> bool {
 
 impl BinarySerde {
     /// Reads one value in its nested (self-delimiting) form.
+    #[inline]
     pub(super) fn read_nested(&self, ty: &HiveType, c: &mut Cursor<'_>) -> Result<Value> {
+        if ty.is_primitive() {
+            self.read_primitive(ty, c)
+        } else {
+            self.read_sized(ty, c)
+        }
+    }
+
+    /// A complex value: its 4-byte size, then its body.
+    fn read_sized(&self, ty: &HiveType, c: &mut Cursor<'_>) -> Result<Value> {
+        let at = c.offset();
+        let size = c.read_i32_be()?;
+        let n = usize::try_from(size)
+            .map_err(|_| corrupt(format!("negative {ty} size {size}")).at_offset(at))?;
+        let base = c.offset();
+        let body = c.take("nested value", n)?;
+        self.read_body(ty, &mut Cursor::new(body, base))
+    }
+
+    /// A primitive value (top-level cells of these types have the same layout).
+    #[inline]
+    pub(super) fn read_primitive(&self, ty: &HiveType, c: &mut Cursor<'_>) -> Result<Value> {
         Ok(match ty {
             HiveType::Boolean => Value::Boolean(c.read_u8()? != 0),
             HiveType::TinyInt => Value::TinyInt(c.read_u8()? as i8),
@@ -101,13 +123,7 @@ impl BinarySerde {
                     .map_or(Value::Null, Value::Decimal)
             }
             HiveType::Array(_) | HiveType::Map(..) | HiveType::Struct(_) | HiveType::Union(_) => {
-                let at = c.offset();
-                let size = c.read_i32_be()?;
-                let n = usize::try_from(size)
-                    .map_err(|_| corrupt(format!("negative {ty} size {size}")).at_offset(at))?;
-                let base = c.offset();
-                let body = c.take("nested value", n)?;
-                self.read_body(ty, &mut Cursor::new(body, base))?
+                self.read_sized(ty, c)?
             }
         })
     }
@@ -180,7 +196,7 @@ impl BinarySerde {
                     value: Box::new(value),
                 })
             }
-            _ => self.read_nested(ty, c),
+            _ => self.read_primitive(ty, c),
         }
     }
 

@@ -90,6 +90,20 @@ fn relabel(days: i64, fields: fn(i64) -> (i64, u32, u32), count: fn(i64, u32, u3
     count(y, m, d)
 }
 
+impl std::str::FromStr for Calendar {
+    type Err = crate::Error;
+    /// `"proleptic"` (also `"gregorian"`) or `"hybrid"` (also `"julian"`), any case.
+    fn from_str(s: &str) -> crate::Result<Calendar> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "proleptic" | "gregorian" => Ok(Calendar::Proleptic),
+            "hybrid" | "julian" => Ok(Calendar::Hybrid),
+            _ => Err(crate::Error::invalid(format!(
+                "unknown calendar {s:?} (proleptic or hybrid)"
+            ))),
+        }
+    }
+}
+
 impl Calendar {
     /// Stored day count → proleptic day count.
     #[inline]
@@ -183,9 +197,18 @@ mod tests {
         assert_eq!(c.seconds_to_proleptic(c.seconds_from_proleptic(s)), s);
         assert_eq!(c.seconds_from_proleptic(s), -354_280 * 86_400 + 43_200);
         assert_eq!(Calendar::Proleptic.seconds_from_proleptic(s), s);
+        // Extremes saturate instead of overflowing.
+        assert!(c.seconds_from_proleptic(i64::MIN) < 0);
+        assert!(c.seconds_to_proleptic(i64::MIN) < 0);
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!("Hybrid".parse::<Calendar>().unwrap(), Calendar::Hybrid);
         assert_eq!(
-            c.seconds_from_proleptic(i64::MIN),
-            c.seconds_from_proleptic(i64::MIN)
+            "proleptic".parse::<Calendar>().unwrap(),
+            Calendar::Proleptic
         );
+        assert!("lunar".parse::<Calendar>().is_err());
     }
 }

@@ -18,6 +18,11 @@ pub const MAX_TZIF_BYTES: usize = 1 << 20;
 /// ±25:59:59 as POSIX `TZ` strings do); wall-clock searches look this far either side.
 const SEARCH_WINDOW: i64 = 26 * 3600;
 
+/// Footer-rule transitions are listed in the table from the last one in the file (or from
+/// 1900 when the file lists none) to 2200.
+const PRECOMPUTED_FROM: i64 = -2_208_988_800;
+const PRECOMPUTED_UNTIL: i64 = 7_258_118_400;
+
 /// Years outside this range use the standard offset of the footer rule.
 const RULE_YEAR_LIMIT: i64 = 1_000_000_000;
 
@@ -200,13 +205,41 @@ impl ZoneRules {
             }
             None => None,
         };
-        Ok(ZoneRules {
+        let mut z = ZoneRules {
             name: name.to_string(),
             times,
             offsets,
             initial,
             rule,
-        })
+        };
+        z.extend_with_rule();
+        Ok(z)
+    }
+
+    /// Lists the footer rule's transitions up to [`PRECOMPUTED_UNTIL`], so that common
+    /// instants are a binary search (the rule is still evaluated beyond).
+    fn extend_with_rule(&mut self) {
+        let Some(rule) = self.rule else { return };
+        if rule.dst.is_none() {
+            return;
+        }
+        let from = self.times.last().copied().unwrap_or(PRECOMPUTED_FROM);
+        let mut buf = [(0i64, 0i32); RULE_BUF];
+        let mut t = from;
+        while t < PRECOMPUTED_UNTIL {
+            // A window of about a year (the rule yields at least two transitions a year).
+            let hi = t.saturating_add(300 * 86_400);
+            let n = rule.transitions_near(t, hi, &mut buf);
+            for &(at, off) in buf.iter().take(n) {
+                let last_off = self.offsets.last().copied().unwrap_or(self.initial);
+                let after_last = self.times.last().is_none_or(|&l| at > l);
+                if at > t && at <= hi && after_last && off != last_off {
+                    self.times.push(at);
+                    self.offsets.push(off);
+                }
+            }
+            t = hi;
+        }
     }
 
     /// The zone's name.
@@ -218,7 +251,11 @@ impl ZoneRules {
     pub fn offset_at(&self, utc: i64) -> i32 {
         let n = self.times.partition_point(|&t| t <= utc);
         if n == 0 {
-            return self.initial;
+            // A file that lists no transitions: its rule applies throughout.
+            return match (&self.rule, self.times.is_empty()) {
+                (Some(rule), true) => rule.offset_at(utc),
+                _ => self.initial,
+            };
         }
         match (&self.rule, n == self.times.len()) {
             (Some(rule), true) => rule.offset_at(utc),
