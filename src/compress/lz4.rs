@@ -1,0 +1,57 @@
+//! LZ4 raw blocks (the block format, no LZ4 frame) with `lz4_flex`'s safe block API; the
+//! encoder's hash table is reused across calls.
+
+use super::block::RawBlock;
+use super::Algorithm;
+use crate::{Error, ErrorKind, Result};
+use lz4_flex::block::{
+    compress_into_with_table, decompress_into, get_maximum_output_size, CompressTable,
+};
+
+/// LZ4 as a [`RawBlock`].
+#[derive(Default)]
+pub(crate) struct Lz4Block {
+    table: CompressTable,
+}
+
+impl std::fmt::Debug for Lz4Block {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Lz4Block")
+    }
+}
+
+fn codec_error(message: String) -> Error {
+    Error::new(ErrorKind::Codec {
+        codec: "lz4",
+        message,
+    })
+}
+
+impl RawBlock for Lz4Block {
+    const ALGORITHM: Algorithm = Algorithm::Lz4;
+    /// `io.compression.codec.lz4.buffersize` (262 144) minus Hadoop's overhead
+    /// `262_144 / 255 + 16`.
+    const HADOOP_MAX_INPUT: usize = 262_144 - (262_144 / 255 + 16);
+
+    fn max_compressed_len(input_len: usize) -> usize {
+        get_maximum_output_size(input_len)
+    }
+
+    fn max_decompressed_len(compressed_len: usize) -> usize {
+        // Each extra match-length byte adds at most 255 plain bytes; nothing is denser.
+        compressed_len.saturating_mul(255).saturating_add(16)
+    }
+
+    fn declared_len(_block: &[u8]) -> Result<Option<usize>> {
+        Ok(None)
+    }
+
+    fn compress_block(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize> {
+        compress_into_with_table(input, output, &mut self.table)
+            .map_err(|e| codec_error(format!("could not compress: {e}")))
+    }
+
+    fn decompress_block(&mut self, block: &[u8], output: &mut [u8]) -> Result<usize> {
+        decompress_into(block, output).map_err(|e| codec_error(e.to_string()))
+    }
+}
