@@ -21,7 +21,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # builds rcoracle and colfile if needed
 WORK="$ROOT/target/interop/rcfile"
 
-# the cases (two JVMs in all)
+# the cases (two or three JVMs in all)
 rm -rf "$WORK"
 mkdir -p "$WORK"
 SEED_ARGS=()
