@@ -37,6 +37,8 @@ CODEC_NAMES = {
     "org.apache.hadoop.io.compress.ZStandardCodec": "zstd",
 }
 COLUMN_NUMBER_KEY = "hive.io.rcfile.column.number"
+COMMAND_TIMEOUT = 120  # seconds for one colfile command (the largest case file is ~150 KB)
+BATCH_TIMEOUT = 480  # seconds for one rcoracle batch JVM
 
 
 class Case:
@@ -85,11 +87,15 @@ class Runner:
 
     def run(self, argv, stdout_path=None):
         """Run a command; returns (rc, stdout text or None, stderr text)."""
-        if stdout_path:
-            with open(stdout_path, "wb") as out:
-                p = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-            return p.returncode, None, p.stderr.decode("utf-8", "replace")
-        p = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL)
+        try:
+            if stdout_path:
+                with open(stdout_path, "wb") as out:
+                    p = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                       timeout=COMMAND_TIMEOUT)
+                return p.returncode, None, p.stderr.decode("utf-8", "replace")
+            p = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL, timeout=COMMAND_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return -1, None if stdout_path else "", f"timed out after {COMMAND_TIMEOUT} s"
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
     def oracle_batch(self, name, cmds):
@@ -100,11 +106,14 @@ class Runner:
         log = os.path.join(self.work, f"{name}.log")
         t0 = time.time()
         with open(log, "wb") as err:
-            p = subprocess.run([self.rcoracle, "batch", path], stdout=subprocess.DEVNULL, stderr=err,
-                               stdin=subprocess.DEVNULL)
-        print(f"# rcoracle batch {name}: {len(cmds)} commands, rc={p.returncode}, "
+            try:
+                rc = subprocess.run([self.rcoracle, "batch", path], stdout=subprocess.DEVNULL, stderr=err,
+                                    stdin=subprocess.DEVNULL, timeout=BATCH_TIMEOUT).returncode
+            except subprocess.TimeoutExpired:
+                rc = f"timeout after {BATCH_TIMEOUT} s"
+        print(f"# rcoracle batch {name}: {len(cmds)} commands, rc={rc}, "
               f"{time.time() - t0:.1f} s (log: {os.path.relpath(log)})", flush=True)
-        return p.returncode
+        return rc
 
     # ------------------------------------------------------------ inputs
 
@@ -153,32 +162,18 @@ class Runner:
 
     # ------------------------------------------------------------ colfile reads Hive
 
-    def colfile_reads(self, case, rc_path, dump, header):
-        """cat vs the dump's rows, meta vs Hive's header output."""
+    def colfile_reads(self, case, rc_path, dump, header, projection=False):
+        """cat vs the dump's rows (optionally also a projected cat), meta vs Hive's header."""
         if dump.get("serde") in (None, "raw"):
             case.add("rows", None, "raw serde: cells only, not compared by cat")
         else:
-            out = os.path.join(self.work, "cat", f"{case.kind}_{case.name}.jsonl")
-            os.makedirs(os.path.dirname(out), exist_ok=True)
-            rc, _, err = self.run([self.colfile, "cat", rc_path] + self.read_options(dump), stdout_path=out)
-            if rc != 0:
-                case.add("rows", False, f"colfile cat exit {rc}: {first_line(err)}")
-            else:
-                got = []
-                bad = None
-                with open(out, encoding="utf-8") as f:
-                    for n, line in enumerate(f):
-                        try:
-                            got.append(hj.loads(line))
-                        except ValueError as e:
-                            bad = f"line {n + 1} is not JSON: {e}"
-                            break
-                if bad:
-                    case.add("rows", False, bad)
-                else:
-                    cols = [(c["name"], hj.parse_type(c["type"])) for c in dump["columns"]]
-                    diffs = hj.compare_rows(cols, dump["rows"], got)
-                    case.add("rows", not diffs, f"{len(got)} rows; " + "; ".join(diffs[:3]) if diffs else f"{len(got)} rows")
+            self.cat_compare(case, "rows", rc_path, dump, None)
+            n = len(dump["columns"])
+            if projection and n >= 3:
+                # every third column and the last, asked for in reverse order: colfile prints
+                # the selected columns in schema order
+                idx = sorted(set(range(0, n, 3)) | {n - 1})
+                self.cat_compare(case, "projection", rc_path, dump, idx)
         rc, out, err = self.run([self.colfile, "meta", rc_path])
         if rc != 0:
             case.add("meta", False, f"colfile meta exit {rc}: {first_line(err)}")
@@ -190,6 +185,32 @@ class Runner:
             return
         diffs = compare_meta(header, got)
         case.add("meta", not diffs, "; ".join(diffs[:3]))
+
+    def cat_compare(self, case, label, rc_path, dump, idx):
+        out = os.path.join(self.work, "cat", f"{case.kind}_{case.name}.{label}.jsonl")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        argv = [self.colfile, "cat", rc_path] + self.read_options(dump)
+        cols = [(c["name"], hj.parse_type(c["type"])) for c in dump["columns"]]
+        exp = dump["rows"]
+        if idx is not None:
+            argv += ["--columns", ",".join(cols[i][0] for i in reversed(idx))]
+            cols = [cols[i] for i in idx]
+            exp = [[r[i] for i in idx] for r in exp]
+        rc, _, err = self.run(argv, stdout_path=out)
+        if rc != 0:
+            case.add(label, False, f"colfile cat exit {rc}: {first_line(err)}")
+            return
+        got = []
+        with open(out, encoding="utf-8") as f:
+            for n, line in enumerate(f):
+                try:
+                    got.append(hj.loads(line))
+                except ValueError as e:
+                    case.add(label, False, f"output line {n + 1} is not JSON: {e}")
+                    return
+        diffs = hj.compare_rows(cols, exp, got)
+        what = f"{len(got)} rows" + (f", {len(cols)} columns" if idx is not None else "")
+        case.add(label, not diffs, what + ("; " + "; ".join(diffs[:3]) if diffs else ""))
 
     # ------------------------------------------------------------ colfile writes, Hive reads
 
@@ -309,6 +330,15 @@ class Runner:
         bad = [f"{l}: {det}" if det else l for l, ok, det, _ in primary if ok is False]
         case.add("vs_original", None, "; ".join(bad)[:300], "differs")
 
+    @staticmethod
+    def guard(case, fn, *args, **kw):
+        """Run one step of a case; an unexpected error fails that case, not the whole run."""
+        try:
+            return fn(*args, **kw)
+        except Exception as e:  # noqa: BLE001
+            case.error = f"interop script error: {type(e).__name__}: {e}"
+            return None
+
     # ------------------------------------------------------------ main
 
     def main(self):
@@ -345,13 +375,13 @@ class Runner:
             except (OSError, ValueError) as e:
                 c.error = f"Hive did not write the file: {e}"
                 continue
-            self.colfile_reads(c, rc, dump, header)
+            self.guard(c, self.colfile_reads, c, rc, dump, header, projection=True)
         fixtures = self.fixture_names()
         for name in fixtures:
             c = Case("colfile-reads", "fixture", name)
             cases.append(c)
             dump = hj.load(os.path.join(self.fixtures, name + ".json"))
-            self.colfile_reads(c, os.path.join(self.fixtures, name + ".rc"), dump, dump)
+            self.guard(c, self.colfile_reads, c, os.path.join(self.fixtures, name + ".rc"), dump, dump)
 
         # 3. colfile writes, Hive reads (JVM 2): fixtures except spark_* (rows from Spark, random
         # syncs) and raw_* (no serde), then this run's live files
@@ -371,7 +401,7 @@ class Runner:
             c = Case("hive-reads", kind, name)
             cases.append(c)
             dump = hj.load(dump_path)
-            r = self.colfile_write(c, spec, dump, kind)
+            r = self.guard(c, self.colfile_write, c, spec, dump, kind)
             if r is None:
                 continue
             d, ours = r
@@ -382,7 +412,9 @@ class Runner:
         # cases that fail against Hive's original: let Hive rewrite the same rows (JVM 3)
         retry, cmds = [], []
         for c, d, ours, hive_rc, dump, spec in pending:
-            primary = self.evaluate(d, ours, hive_rc, dump, "")
+            primary = self.guard(c, self.evaluate, d, ours, hive_rc, dump, "")
+            if primary is None:
+                continue
             if all(ok is not False for _, ok, _, _ in primary):
                 for x in primary:
                     c.add(*x)
@@ -392,7 +424,7 @@ class Runner:
         if cmds:
             self.oracle_batch("hive_rewrites", cmds)
         for c, d, ours, hive_rc, dump, primary in retry:
-            self.judge_write(c, d, ours, hive_rc, dump, primary)
+            self.guard(c, self.judge_write, c, d, ours, hive_rc, dump, primary)
 
         # 4. report
         order = [("colfile-reads", "live"), ("colfile-reads", "fixture"), ("hive-reads", "fixture"),
