@@ -2,24 +2,17 @@
 //! decode to Hive's dump, and the dump's values (and the spec inputs) encode to the same bytes.
 //! Plus the spec's worked examples and property tests.
 
+mod common;
+
 use colfile::rcfile::json::{from_json, parse_hex, row_from_json};
 use colfile::rcfile::serde::binary::{
     BinaryOptions, BinarySerde, Calendar, EmptyStringMarker, TimeZone,
 };
 use colfile::rcfile::{Date, Decimal, Field, HiveType, Schema, Timestamp, Value};
 use colfile::ErrorKind;
+use common::hex;
 use proptest::prelude::*;
 use serde_json::Value as Json;
-use std::path::{Path, PathBuf};
-
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rcfile")
-}
-
-fn read_json(p: &Path) -> Json {
-    let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
 
 /// Hive 2.3 in a UTC JVM: hybrid calendar, UTC.
 fn hive23() -> BinarySerde {
@@ -37,31 +30,28 @@ struct Fixture {
     spec_rows: Vec<Json>,
 }
 
+/// The fixtures whose dump says `"serde":"binary"`, with their cells and spec rows.
 fn binary_fixtures() -> Vec<Fixture> {
-    let dir = fixtures_dir();
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".json") && !n.ends_with(".raw.json"))
-        .collect();
-    names.sort();
     let mut out = Vec::new();
-    for n in names {
-        let dump = read_json(&dir.join(&n));
-        if dump.get("serde").and_then(Json::as_str) != Some("binary") {
+    for f in common::fixtures() {
+        if f.dump["serde"] != "binary" {
             continue;
         }
-        let name = n.trim_end_matches(".json").to_string();
-        let cols = dump["columns"].as_array().unwrap();
         let schema = Schema::new(
-            cols.iter()
+            f.dump["columns"]
+                .as_array()
+                .unwrap()
+                .iter()
                 .map(|c| Field {
                     name: c["name"].as_str().unwrap().to_string(),
                     ty: c["type"].as_str().unwrap().parse().unwrap(),
                 })
                 .collect(),
         );
-        let raw = read_json(&dir.join(format!("{name}.raw.json")));
+        let raw = f
+            .raw
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}: no raw dump", f.name));
         let mut cells = vec![Vec::new(); schema.len()];
         for g in raw["row_groups"].as_array().unwrap() {
             for (j, c) in g["columns"].as_array().unwrap().iter().enumerate() {
@@ -70,22 +60,22 @@ fn binary_fixtures() -> Vec<Fixture> {
                 }
             }
         }
-        let spec_path = dir.join("specs").join(&n);
-        let spec_rows = if spec_path.exists() {
-            read_json(&spec_path)
-                .get("rows")
-                .and_then(Json::as_array)
-                .cloned()
-                .unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-        let rows = dump["rows"].as_array().unwrap().clone();
+        let spec_rows = f
+            .spec
+            .as_ref()
+            .and_then(|s| s.get("rows")?.as_array().cloned())
+            .unwrap_or_default();
+        let rows = f.dump["rows"].as_array().unwrap().clone();
         for c in &cells {
-            assert_eq!(c.len(), rows.len(), "{name}: cells per column vs dump rows");
+            assert_eq!(
+                c.len(),
+                rows.len(),
+                "{}: cells per column vs dump rows",
+                f.name
+            );
         }
         out.push(Fixture {
-            name,
+            name: f.name,
             schema,
             rows,
             cells,
@@ -93,10 +83,6 @@ fn binary_fixtures() -> Vec<Fixture> {
         });
     }
     out
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 fn show(ty: &HiveType, v: &Value) -> String {
@@ -563,6 +549,65 @@ fn named_zone_timestamps() {
     let y2100 = Timestamp::from_parts(Date::from_ymd(2100, 7, 1).unwrap(), 0, 0, 0, 0).unwrap();
     assert_eq!(ny.offset_at(y2100.seconds), -4 * 3600);
     assert_eq!(ny.to_string(), "America/New_York");
+}
+
+/// `java.sql.Timestamp` in a JVM whose default zone is the named one (Java 17): wall clock →
+/// `valueOf(..).getTime()` seconds, as Hive 2.x writes. Covers overlaps (the later instant),
+/// gaps (moved forward), the standard offset before 1900 (not local mean time), the hybrid
+/// calendar (1582-10-10 is read as 10-20), the date line (Apia) and the footer rule.
+const JAVA_VALUE_OF: &[(&str, &str, i64)] = &[
+    ("America/New_York", "2021-11-07 01:30:00", 1_636_266_600),
+    ("America/New_York", "2021-03-14 02:30:00", 1_615_707_000),
+    ("America/New_York", "1850-06-01 12:00:00", -3_773_718_000),
+    ("Australia/Sydney", "2021-04-04 02:30:00", 1_617_467_400),
+    ("Australia/Sydney", "2021-10-03 02:30:00", 1_633_192_200),
+    ("Asia/Kolkata", "1899-12-31 23:45:00", -2_209_009_500),
+    ("Asia/Kolkata", "1900-01-01 00:30:00", -2_209_006_800),
+    ("Europe/Dublin", "1850-01-01 00:00:00", -3_786_825_600),
+    ("Europe/London", "1582-10-10 12:00:00", -12_218_817_600),
+    ("Pacific/Apia", "2011-12-30 12:00:00", 1_325_282_400),
+    ("America/Santiago", "2040-04-08 00:30:00", 2_217_472_200),
+];
+
+/// Seconds → `new java.sql.Timestamp(ms).toString()` (Java 17), as Hive 2.x reads: the
+/// standard offset before 1900, the tz database (local mean time where still in use) after.
+const JAVA_TO_STRING: &[(&str, i64, &str)] = &[
+    ("Asia/Kolkata", -2_208_988_801, "1900-01-01 05:29:59"),
+    ("Asia/Kolkata", -2_208_988_800, "1900-01-01 05:21:10"),
+    ("Pacific/Apia", -5_000_000_000, "1811-07-24 04:06:40"),
+    ("Asia/Shanghai", -1_400_000_000, "1925-08-21 15:06:40"),
+    ("Europe/Moscow", -1_500_000_000, "1922-06-21 00:20:00"),
+    ("America/New_York", -30_000_000_000, "1019-04-28 13:40:00"),
+    ("America/New_York", 4_129_252_200, "2100-11-07 01:30:00"),
+];
+
+#[test]
+fn hive2_zone_rules_match_java_sql_timestamp() {
+    let ty = HiveType::Timestamp;
+    let hive2 = |zone: &str| {
+        TimeZone::parse(zone)
+            .ok()
+            .map(|z| BinarySerde::new(BinaryOptions::hive2(z)))
+    };
+    let raw = |seconds| Value::Timestamp(Timestamp { seconds, nanos: 0 });
+    for &(zone, wall, seconds) in JAVA_VALUE_OF {
+        let Some(s) = hive2(zone) else { continue };
+        let mut cell = Vec::new();
+        s.encode(&ty, &ts(wall), &mut cell).unwrap();
+        assert_eq!(
+            BinarySerde::default().decode(&ty, &cell).unwrap(),
+            raw(seconds),
+            "{zone} {wall}"
+        );
+    }
+    for &(zone, seconds, wall) in JAVA_TO_STRING {
+        let Some(s) = hive2(zone) else { continue };
+        let mut cell = Vec::new();
+        BinarySerde::default()
+            .encode(&ty, &raw(seconds), &mut cell)
+            .unwrap();
+        assert_eq!(s.decode(&ty, &cell).unwrap(), ts(wall), "{zone} {seconds}");
+    }
 }
 
 #[test]

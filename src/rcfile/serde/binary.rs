@@ -70,8 +70,9 @@ pub struct BinaryOptions {
     /// Zone of the stored timestamp instants (default UTC, Hive 3.1+ semantics; set the writer
     /// JVM's zone for Hive 2.x files, like Trino's `hive.rcfile.time-zone`).
     pub timestamp_zone: TimeZone,
-    /// Calendar of stored day numbers (default proleptic Gregorian; [`Calendar::Hybrid`] for
-    /// Hive 2.x files with dates before 1582-10-15).
+    /// Calendar of stored day numbers (default proleptic Gregorian, `java.time`;
+    /// [`Calendar::Hybrid`] for Hive 2.x files: the `java.sql` stack, which also reads the
+    /// timestamp zone with `java.util.TimeZone`'s rules, see [`TimeZone`]).
     pub calendar: Calendar,
     /// What an empty top-level varchar is written as (default Hive parity).
     pub empty_varchar: EmptyStringMarker,
@@ -217,9 +218,13 @@ impl BinarySerde {
     /// Stored UTC seconds → wall-clock timestamp.
     #[inline]
     fn timestamp_from_stored(&self, seconds: i64, nanos: u32) -> Timestamp {
-        let local = self.options.timestamp_zone.utc_to_local(seconds);
+        let (zone, calendar) = (&self.options.timestamp_zone, self.options.calendar);
+        let local = match calendar {
+            Calendar::Proleptic => zone.utc_to_local(seconds),
+            Calendar::Hybrid => zone.legacy_utc_to_local(seconds),
+        };
         Timestamp {
-            seconds: self.options.calendar.seconds_to_proleptic(local),
+            seconds: calendar.seconds_to_proleptic(local),
             nanos,
         }
     }
@@ -227,8 +232,12 @@ impl BinarySerde {
     /// Wall-clock timestamp → stored UTC seconds.
     #[inline]
     fn timestamp_to_stored(&self, t: Timestamp) -> i64 {
-        let local = self.options.calendar.seconds_from_proleptic(t.seconds);
-        self.options.timestamp_zone.local_to_utc(local)
+        let (zone, calendar) = (&self.options.timestamp_zone, self.options.calendar);
+        let local = calendar.seconds_from_proleptic(t.seconds);
+        match calendar {
+            Calendar::Proleptic => zone.local_to_utc(local),
+            Calendar::Hybrid => zone.legacy_local_to_utc(local),
+        }
     }
 }
 

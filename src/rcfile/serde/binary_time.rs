@@ -13,8 +13,12 @@ use std::sync::Arc;
 /// A binary timestamp stores seconds since 1970-01-01 UTC. Hive 2.x computed them from the
 /// wall clock in the writer JVM's zone; Hive 3.1+ treats the wall clock as UTC. Reading
 /// converts the stored instant to a wall clock in this zone; writing interprets the wall clock
-/// in this zone (the earlier offset for times that occur twice, moved forward by the gap for
-/// times that do not exist, as `java.sql.Timestamp` does).
+/// in this zone. Two sets of rules exist, and the binary serde picks them with its
+/// [`Calendar`](super::Calendar): `java.time`'s ([`TimeZone::utc_to_local`],
+/// [`TimeZone::local_to_utc`]) with the proleptic calendar, and those of `java.util.TimeZone`
+/// behind `java.sql.Timestamp` ([`TimeZone::legacy_utc_to_local`],
+/// [`TimeZone::legacy_local_to_utc`]) with the hybrid calendar of Hive ≤ 2.x. They differ
+/// only for wall times that occur twice (earlier vs later instant) and before 1900.
 ///
 /// ```
 /// use colfile::rcfile::serde::binary::TimeZone;
@@ -101,19 +105,45 @@ impl TimeZone {
         }
     }
 
-    /// Wall-clock seconds of the UTC instant `utc`.
+    /// Wall-clock seconds of the UTC instant `utc` (`java.time` rules: the tz database
+    /// throughout, local mean time before a zone's first transition).
     #[inline]
     pub fn utc_to_local(&self, utc: i64) -> i64 {
         utc.saturating_add(i64::from(self.offset_at(utc)))
     }
 
-    /// UTC instant of the wall-clock seconds `local`.
+    /// UTC instant of the wall-clock seconds `local` (`java.time` rules: in an overlap the
+    /// earlier offset, i.e. the earlier instant; in a gap moved forward by the gap).
     #[inline]
     pub fn local_to_utc(&self, local: i64) -> i64 {
         match self {
             TimeZone::Utc => local,
             TimeZone::Fixed(o) => local.saturating_sub(i64::from(*o)),
             TimeZone::Named(z) => z.local_to_utc(local),
+        }
+    }
+
+    /// Wall-clock seconds of the UTC instant `utc` as `java.util.TimeZone` computes them
+    /// (`java.sql.Timestamp`, Hive ≤ 2.x): like [`TimeZone::utc_to_local`] from
+    /// 1900-01-01T00:00Z on, the zone's standard offset before.
+    #[inline]
+    pub fn legacy_utc_to_local(&self, utc: i64) -> i64 {
+        let off = match self {
+            TimeZone::Named(z) => z.legacy_offset_at(utc),
+            other => other.offset_at(utc),
+        };
+        utc.saturating_add(i64::from(off))
+    }
+
+    /// UTC instant of the wall-clock seconds `local` as `java.sql.Timestamp.valueOf` computes
+    /// it: a time that occurs twice takes the offset after the transition (the later
+    /// instant), a time in a gap is moved forward by the gap, and before 1900 the zone's
+    /// standard offset applies.
+    #[inline]
+    pub fn legacy_local_to_utc(&self, local: i64) -> i64 {
+        match self {
+            TimeZone::Named(z) => z.legacy_local_to_utc(local),
+            other => other.local_to_utc(local),
         }
     }
 }

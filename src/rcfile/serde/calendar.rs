@@ -31,6 +31,8 @@ pub enum Calendar {
     Proleptic,
     /// Julian before 1582-10-15, Gregorian after (`java.util.GregorianCalendar`): Hive 2.x and
     /// older. Day counts before the cutover are rebased so that the calendar fields survive.
+    /// The binary serde then also applies `java.util.TimeZone`'s zone rules to timestamps
+    /// (see [`TimeZone`](super::TimeZone)), as `java.sql.Timestamp` does.
     Hybrid,
 }
 

@@ -2,9 +2,16 @@
 //! found in the system tz database (`/usr/share/zoneinfo`), with the POSIX `TZ` rule of the
 //! version 2+ footer for instants after the last listed transition.
 //!
-//! [`ZoneRules`] answers the two questions binary timestamps need: the UTC offset at an
-//! instant, and the instant of a wall-clock time (earlier offset in an overlap, shifted
-//! forward in a gap, as `java.util.GregorianCalendar` and `java.time` resolve them).
+//! [`ZoneRules`] answers the two questions binary timestamps need, the UTC offset at an
+//! instant and the instant of a wall-clock time, in two flavours:
+//!
+//! - `java.time`'s ([`ZoneRules::offset_at`], [`ZoneRules::local_to_utc`]): the whole tz
+//!   history (local mean time before the first transition); a wall time that occurs twice
+//!   takes the earlier offset, one in a gap moves forward by the gap;
+//! - `java.util.TimeZone`'s, behind `java.sql.Timestamp` and so Hive ≤ 2.x
+//!   ([`ZoneRules::legacy_offset_at`], [`ZoneRules::legacy_local_to_utc`]): the zone's
+//!   standard offset before 1900-01-01T00:00Z, and a repeated wall time takes the offset after
+//!   the transition (the later instant). Checked against Java 17 for 16 zones.
 //!
 //! Leap-second records (the `right/` zones) are skipped: offsets are POSIX seconds.
 
@@ -17,6 +24,9 @@ pub const MAX_TZIF_BYTES: usize = 1 << 20;
 /// Offsets are within ±26 hours (RFC 8536 allows −2^31 < utoff, but real zones stay below
 /// ±25:59:59 as POSIX `TZ` strings do); wall-clock searches look this far either side.
 const SEARCH_WINDOW: i64 = 26 * 3600;
+
+/// `java.util.TimeZone` knows transitions from 1900-01-01T00:00Z on.
+pub const JAVA_UTIL_TABLE_START: i64 = -2_208_988_800;
 
 /// Footer-rule transitions are listed in the table from the last one in the file (or from
 /// 1900 when the file lists none) to 2200.
@@ -36,6 +46,8 @@ pub struct ZoneRules {
     offsets: Vec<i32>,
     /// Offset before the first transition (time type 0).
     initial: i32,
+    /// The zone's current standard offset: what `java.util.TimeZone` applies before 1900.
+    raw: i32,
     /// The footer rule, used after the last transition.
     rule: Option<PosixRule>,
 }
@@ -95,12 +107,7 @@ fn header(b: &mut Bytes<'_>) -> Option<Header> {
 }
 
 /// Reads one data block (`time_size` = 4 for v1, 8 for v2+).
-fn data_block(
-    name: &str,
-    b: &mut Bytes<'_>,
-    h: &Header,
-    time_size: usize,
-) -> Result<(Vec<i64>, Vec<i32>, i32)> {
+fn data_block(name: &str, b: &mut Bytes<'_>, h: &Header, time_size: usize) -> Result<Block> {
     let trunc = || bad(name, "truncated data block");
     // Every count is checked against the bytes that remain before anything is allocated.
     let need = h
@@ -151,8 +158,29 @@ fn data_block(
                 .ok_or_else(|| bad(name, "bad time type index"))?,
         );
     }
+    // The standard offset of the last transition to standard time (isdst = 0).
+    let is_std = |i: u8| types.get(i as usize * 6 + 4) == Some(&0);
+    let standard = idx
+        .iter()
+        .rev()
+        .find(|&&i| is_std(i))
+        .and_then(|&i| utoffs.get(i as usize))
+        .copied();
     let initial = utoffs.first().copied().unwrap_or(0);
-    Ok((times, offsets, initial))
+    Ok(Block {
+        times,
+        offsets,
+        initial,
+        standard: standard.unwrap_or(initial),
+    })
+}
+
+/// What one TZif data block holds.
+struct Block {
+    times: Vec<i64>,
+    offsets: Vec<i32>,
+    initial: i32,
+    standard: i32,
 }
 
 impl ZoneRules {
@@ -174,17 +202,10 @@ impl ZoneRules {
         let h1 = header(&mut b).ok_or_else(|| bad(name, "not a TZif file"))?;
         let v1 = data_block(name, &mut b, &h1, 4)?;
         if h1.version < b'2' {
-            let (times, offsets, initial) = v1;
-            return Ok(ZoneRules {
-                name: name.to_string(),
-                times,
-                offsets,
-                initial,
-                rule: None,
-            });
+            return Ok(ZoneRules::new(name, v1, None));
         }
         let h2 = header(&mut b).ok_or_else(|| bad(name, "missing version 2 header"))?;
-        let (times, offsets, initial) = data_block(name, &mut b, &h2, 8)?;
+        let block = data_block(name, &mut b, &h2, 8)?;
         let footer = &bytes[b.pos.min(bytes.len())..];
         let rule = match footer.strip_prefix(b"\n") {
             Some(rest) => {
@@ -205,15 +226,30 @@ impl ZoneRules {
             }
             None => None,
         };
+        Ok(ZoneRules::new(name, block, rule))
+    }
+
+    fn new(name: &str, b: Block, rule: Option<PosixRule>) -> ZoneRules {
+        // Java's raw offset is the standard one; with negative DST (Europe/Dublin's footer
+        // calls winter time daylight) Java's rearguard data has the smaller one.
+        let raw = match rule {
+            Some(PosixRule {
+                std,
+                dst: Some((dst, ..)),
+            }) => std.min(dst),
+            Some(PosixRule { std, dst: None }) => std,
+            None => b.standard,
+        };
         let mut z = ZoneRules {
             name: name.to_string(),
-            times,
-            offsets,
-            initial,
+            times: b.times,
+            offsets: b.offsets,
+            initial: b.initial,
+            raw,
             rule,
         };
         z.extend_with_rule();
-        Ok(z)
+        z
     }
 
     /// Lists the footer rule's transitions up to [`PRECOMPUTED_UNTIL`], so that common
@@ -321,6 +357,43 @@ impl ZoneRules {
             }
         }
         local.saturating_sub(i64::from(segs[0].1))
+    }
+
+    /// The offset `java.util.TimeZone` (and so `java.sql.Timestamp`, Hive ≤ 2.x) uses at the
+    /// instant `utc`: the tz database from 1900-01-01T00:00Z on, the zone's current standard
+    /// offset before (Java keeps no earlier history).
+    pub fn legacy_offset_at(&self, utc: i64) -> i32 {
+        if utc < JAVA_UTIL_TABLE_START {
+            self.raw
+        } else {
+            self.offset_at(utc)
+        }
+    }
+
+    /// The UTC instant `java.sql.Timestamp.valueOf` gives the wall-clock time `local`: the
+    /// offset of the last transition whose new wall clock has started by `local`. So a time
+    /// that occurs twice takes the offset after the transition (standard time after a
+    /// daylight-saving end, the later instant), and a time in a gap takes the offset before
+    /// it (moved forward by the gap).
+    pub fn legacy_local_to_utc(&self, local: i64) -> i64 {
+        let lo = local.saturating_sub(SEARCH_WINDOW);
+        let hi = local.saturating_add(SEARCH_WINDOW);
+        let mut off = self.legacy_offset_at(lo);
+        let mut visit = |t: i64, o: i32| {
+            if t.saturating_add(i64::from(o)) <= local {
+                off = o;
+            }
+        };
+        // Java's table starts with the offset in effect on 1900-01-01T00:00Z.
+        if JAVA_UTIL_TABLE_START > lo && JAVA_UTIL_TABLE_START <= hi {
+            visit(JAVA_UTIL_TABLE_START, self.offset_at(JAVA_UTIL_TABLE_START));
+        }
+        self.for_each_transition(lo, hi, |t, o| {
+            if t > JAVA_UTIL_TABLE_START {
+                visit(t, o)
+            }
+        });
+        local.saturating_sub(i64::from(off))
     }
 }
 
