@@ -10,8 +10,11 @@ Run through interop/bench.sh. Two parts:
    `colfile scan` (every value decoded) and `colfile scan --raw` (every cell touched), each a
    fresh process, median of the reported in-process seconds over several runs after a warm-up run.
 2. raw cell-scan throughput: an uncompressed and an lz4 file of a few hundred MB of column bytes
-   (long strings and binary), `colfile scan --raw` vs Hive's raw mode, reported as uncompressed
-   column bytes per second. The big files are deleted at the end.
+   (long random strings and binary, written by Hive; lz4 barely compresses them), plus a
+   compressible log-like lz4 file written by `colfile write` from generated JSON lines;
+   `colfile scan --raw` vs Hive's raw mode, reported as uncompressed column bytes per second.
+   The big files are deleted at the end.
+Also the colfile decode rate of each column of the 500k-row file on its own (`--columns`).
 
 Page cache is warm for both readers. Prints JSON lines, then a short table.
 """
@@ -28,6 +31,11 @@ MIXED = [
     ("id", "bigint"), ("account", "int"), ("qty", "smallint"), ("active", "boolean"),
     ("price", "double"), ("amount", "decimal(12,2)"), ("name", "string"), ("ts", "timestamp"),
     ("day", "date"), ("tags", "array<string>"),
+]
+# compressible log-like rows, generated here and written by `colfile write` (lz4)
+WORDS_COLS = [
+    ("id", "bigint"), ("host", "string"), ("level", "string"), ("msg", "string"), ("url", "string"),
+    ("tags", "array<string>"), ("latency_ms", "int"),
 ]
 BIG = [
     ("id", "bigint"), ("body", "string"), ("title", "string"), ("payload", "binary"),
@@ -66,10 +74,12 @@ class Bench:
         if rc != 0:
             sys.exit(f"bench: rcoracle batch {name} failed, see {p[:-6]}.log")
 
-    def scan(self, path, cols, raw, runs):
+    def scan(self, path, cols, raw, runs, columns=None):
         schema = ",".join(f"{n}:{t}" for n, t in cols)
         argv = [self.a.colfile, "scan", path, "--schema", schema, "--serde", "binary",
                 "--calendar", "hybrid", "--time-zone", "UTC"] + (["--raw"] if raw else [])
+        if columns:
+            argv += ["--columns", ",".join(columns)]
         secs, walls, last = [], [], None
         for i in range(runs + 1):  # the first run only warms caches
             t0 = time.perf_counter()
@@ -84,6 +94,40 @@ class Bench:
         return {"rows": last["rows"], "values": last["values"], "file_bytes": last["bytes"],
                 "median_s": statistics.median(secs), "best_s": min(secs),
                 "median_wall_s": statistics.median(walls), "runs": runs, "times_s": secs}
+
+    def write_words(self, path, rows):
+        """Log-like rows (words from a small vocabulary, so lz4 finds matches), piped as JSON lines
+        into `colfile write --codec lz4`."""
+        import random
+        rnd = random.Random(42)
+        vocab = [f"{a}{b}" for a in ("re", "con", "pre", "de", "in", "ex", "un", "over", "sub", "tr")
+                 for b in ("quest", "nect", "fix", "lay", "put", "port", "load", "flow", "set", "tain",
+                           "cord", "ject", "mit", "sume", "vert", "pose", "duce", "form", "tend", "spect")]
+        vocab += ["user", "session", "timeout", "error", "ok", "retry", "cache", "miss", "hit", "disk",
+                  "GET", "POST", "/api/v1", "200", "404", "500", "ms", "bytes", "id", "token"]
+        hosts = [f"node-{i:02d}.dc{i % 3}.example.net" for i in range(40)]
+        levels = ["INFO"] * 6 + ["WARN", "WARN", "ERROR", "DEBUG"]
+        argv = [self.a.colfile, "write", path, "--format", "rcfile", "--serde", "binary", "--codec", "lz4",
+                "--schema", ",".join(f"{n}:{t}" for n, t in WORDS_COLS), "--sync", "00112233445566778899aabbccddeeff"]
+        t0 = time.time()
+        p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        buf = []
+        for i in range(rows):
+            msg = " ".join(rnd.choice(vocab) for _ in range(rnd.randint(8, 40)))
+            url = f"/api/v1/{rnd.choice(vocab)}/{rnd.randint(1, 99999)}?q={rnd.choice(vocab)}"
+            tags = [rnd.choice(vocab) for _ in range(rnd.randint(0, 4))]
+            buf.append(json.dumps([i, rnd.choice(hosts), rnd.choice(levels), msg, url, tags,
+                                   rnd.randint(0, 5000)]))
+            if len(buf) == 5000:
+                p.stdin.write(("\n".join(buf) + "\n").encode())
+                buf = []
+        if buf:
+            p.stdin.write(("\n".join(buf) + "\n").encode())
+        p.stdin.close()
+        if p.wait() != 0:
+            sys.exit("bench: colfile write of the words file failed")
+        print(f"# colfile wrote {os.path.basename(path)} ({os.path.getsize(path) / 1e6:.0f} MB) in "
+              f"{time.time() - t0:.1f} s", file=sys.stderr, flush=True)
 
     def uncompressed_bytes(self, path):
         p = subprocess.run([self.a.colfile, "meta", path], capture_output=True, check=True)
@@ -159,13 +203,33 @@ class Bench:
                 self.emit(rec)
                 table.append(rec)
 
+        # per-column decode cost (colfile only: Hive's bench has no projection)
+        path = files["mixed_none"][0]
+        for n, t in MIXED:
+            c = self.scan(path, MIXED, False, 3, columns=[n])
+            if "error" in c:
+                self.emit({"bench": "column_decode", "file": "mixed_none.rc", "column": n, "type": t,
+                           "colfile_error": c["error"]})
+                continue
+            self.emit({"bench": "column_decode", "file": "mixed_none.rc", "column": n, "type": t,
+                       "values": c["values"], "colfile_median_s": c["median_s"],
+                       "colfile_mvalues_per_s": round(c["values"] / c["median_s"] / 1e6, 2)})
+
         # ---------------------------------------------------------------- part 2: GB/s
+        if a.words_rows > 0:
+            key = "words_lz4"
+            path = os.path.join(w, key + ".rc")
+            sp = os.path.join(w, key + ".spec.json")
+            with open(sp, "w") as f:
+                json.dump({"serde": "binary", "columns": [{"name": n, "type": t} for n, t in WORDS_COLS]}, f)
+            self.write_words(path, a.words_rows)
+            big[key] = (path, sp)
         if big:
             hive_big = self.hive_bench("bench_big", big, 3, 1, "raw")
             for key, (path, sp) in big.items():
                 codec = key.split("_", 1)[1]
                 ub = self.uncompressed_bytes(path)
-                c = self.scan(path, BIG, True, a.runs)
+                c = self.scan(path, WORDS_COLS if key.startswith("words") else BIG, True, a.runs)
                 h = hive_big[(key, "raw")]
                 rec = {"bench": "raw_scan_gb_per_s", "file": os.path.basename(path), "codec": codec,
                        "rows": h["rows"], "file_bytes": os.path.getsize(path), "uncompressed_bytes": ub,
@@ -194,6 +258,10 @@ class Bench:
                     f"{r['colfile_gb_per_s']:.2f} GB/s" if "colfile_gb_per_s" in r else "error")
             ratio = f"{r['colfile_over_hive']:.2f}x" if "colfile_over_hive" in r else "-"
             print(f"{r['file']:20} {r['mode']:6} {r['rows']:>8} {hv:>14} {cv:>14} {ratio:>12}")
+        cols = [r for r in self.results if r["bench"] == "column_decode" and "colfile_mvalues_per_s" in r]
+        if cols:
+            print("colfile decode per column (mixed_none.rc, Mvalues/s): " +
+                  ", ".join(f"{r['column']}:{r['type']} {r['colfile_mvalues_per_s']}" for r in cols))
         print("(colfile/Hive = Hive's median time / colfile's median time; >1 means colfile is faster."
               " GB/s = 1e9 uncompressed column bytes per second)")
         with open(os.path.join(w, "results.jsonl"), "w") as f:
@@ -208,6 +276,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--rows", type=int, default=500000)
     ap.add_argument("--big-rows", type=int, default=200000)
+    ap.add_argument("--words-rows", type=int, default=1200000,
+                    help="rows of the compressible lz4 file written by colfile (0: skip)")
     ap.add_argument("--iters", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--runs", type=int, default=5, help="colfile scan runs per measurement (median)")

@@ -8,7 +8,9 @@
 #    by Hive: `rcoracle bench --iters 5 --warmup 3 --modes serde,raw` against `colfile scan`
 #    (all values decoded) and `colfile scan --raw` (cells only), median of several runs;
 # 2. raw cell-scan GB/s (uncompressed column bytes per second) on an uncompressed and an lz4
-#    file of a few hundred MB (200k rows of long strings/binary), colfile vs Hive's raw mode.
+#    file of a few hundred MB (200k rows of long random strings/binary, written by Hive) and a
+#    compressible log-like lz4 file (1.2M rows, written by colfile write), colfile vs Hive raw;
+# 3. colfile decode rate per column of the 500k-row file (--columns).
 # Prints one JSON line per measurement and a table; results in target/interop/bench/results.jsonl.
 # Files go to target/interop/bench/ (about 0.5 GB at peak; the big files are deleted afterwards).
 # Takes a few minutes on 2 cores. Env as for interop/rcfile.sh (RCORACLE_DIR, RCORACLE_BUILD, PYTHON).
