@@ -45,8 +45,8 @@ impl LengthsEncoder {
 }
 
 /// Decodes a lengths buffer into cell end offsets: `offsets[0] = 0`, `offsets[i+1]` = end of
-/// cell `i`. Checks that exactly `rows` lengths are present and that they sum to `plain_len`.
-/// `base` is the buffer's offset within the key section, for errors.
+/// cell `i`. Checks that exactly `rows` lengths are present, that they sum to `plain_len` and
+/// that no bytes are left over. Positions in errors are within the lengths buffer.
 pub fn decode_offsets(
     buf: &[u8],
     rows: usize,
@@ -56,41 +56,49 @@ pub fn decode_offsets(
     offsets.clear();
     offsets.reserve(rows + 1);
     offsets.push(0);
-    let mut pos = 0usize;
-    let mut end: u64 = 0;
-    let mut last: Option<u64> = None;
     let corrupt = |msg: String, at: usize| {
         Error::corrupt("rcfile", msg)
             .at_offset(at as u64)
             .in_section("cell lengths")
     };
-    while offsets.len() <= rows {
-        let (v, n) = decode_vlong(&buf[pos..]).ok_or_else(|| {
+    let limit = plain_len as u64;
+    let mut pos = 0usize;
+    let mut end: u64 = 0;
+    let mut last: Option<u64> = None;
+    let mut left = rows;
+    while left > 0 {
+        // Fast path: one-byte lengths 0..=127, the common case for text and binary cells.
+        if let Some(&b) = buf.get(pos) {
+            if b < 0x80 {
+                end += b as u64;
+                offsets.push(end as u32);
+                last = Some(b as u64);
+                pos += 1;
+                left -= 1;
+                continue;
+            }
+        }
+        let (v, n) = decode_vlong(buf.get(pos..).unwrap_or_default()).ok_or_else(|| {
             corrupt(
-                format!(
-                    "cell lengths end after {} of {rows} cells",
-                    offsets.len() - 1
-                ),
+                format!("cell lengths end after {} of {rows} cells", rows - left),
                 pos,
             )
         })?;
         let (len, count) = if v < 0 {
             let l = last.ok_or_else(|| corrupt("run marker before any cell length".into(), pos))?;
-            let repeats = (!v) as u64; // number of extra repeats
-            (l, repeats)
+            (l, (!v) as u64) // `~v` more cells of the previous length
         } else {
             last = Some(v as u64);
             (v as u64, 1)
         };
-        let left = (rows + 1 - offsets.len()) as u64;
-        if count > left {
+        if count > left as u64 {
             return Err(corrupt(
                 format!("run of {count} cells overruns the row count {rows}"),
                 pos,
             ));
         }
         let total = len.checked_mul(count).and_then(|x| x.checked_add(end));
-        if total.is_none_or(|t| t > plain_len as u64) {
+        if total.is_none_or(|t| t > limit) {
             return Err(corrupt(
                 format!("cell lengths sum past the column's {plain_len} bytes"),
                 pos,
@@ -100,7 +108,17 @@ pub fn decode_offsets(
             end += len;
             offsets.push(end as u32);
         }
+        left -= count as usize;
         pos += n;
+        if end > limit {
+            break;
+        }
+    }
+    if end > limit {
+        return Err(corrupt(
+            format!("cell lengths sum past the column's {plain_len} bytes"),
+            pos,
+        ));
     }
     if pos != buf.len() {
         return Err(corrupt(
@@ -111,7 +129,7 @@ pub fn decode_offsets(
             pos,
         ));
     }
-    if end != plain_len as u64 {
+    if end != limit {
         return Err(corrupt(
             format!("cell lengths sum to {end}, column holds {plain_len} bytes"),
             pos,

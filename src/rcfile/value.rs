@@ -391,17 +391,18 @@ impl Decimal {
     /// in `precision - scale` digits, as Hive's `enforcePrecisionScale` does; `None` if not.
     pub fn round_to(self, precision: u8, scale: u8) -> Option<Decimal> {
         let mut u = self.unscaled;
-        let mut s = self.scale as i32;
-        let target = scale as i32;
-        while s > target {
-            let q = u / 10;
-            let r = (u % 10).abs();
-            u = if r >= 5 { q + u.signum() } else { q };
-            s -= 1;
-        }
-        while s < target {
-            u = u.checked_mul(10)?;
-            s += 1;
+        if self.scale > scale {
+            // One rounding step: HALF_UP on the first dropped digit and everything after it.
+            let drop = (self.scale - scale) as u32;
+            if drop > 38 {
+                u = 0;
+            } else {
+                let d = 10i128.pow(drop);
+                let (q, r) = (u / d, (u % d).abs());
+                u = if r >= d - r { q + u.signum() } else { q };
+            }
+        } else if self.scale < scale {
+            u = u.checked_mul(10i128.checked_pow((scale - self.scale) as u32)?)?;
         }
         let d = Decimal::new(u, scale)?;
         let int_digits = if d.unscaled == 0 {
@@ -552,6 +553,11 @@ mod tests {
         assert_eq!(p("1.5E-10").to_string(), "0.00000000015");
         assert_eq!(p("99999.5").round_to(5, 0), None);
         assert_eq!(p("-0.5").round_to(9, 0).unwrap().to_string(), "-1");
+        // One rounding step, not digit by digit (1.445 -> 1.4, not 1.45 -> 1.5).
+        assert_eq!(p("1.445").round_to(10, 1).unwrap().to_string(), "1.4");
+        assert_eq!(p("0.0449").round_to(10, 2).unwrap().to_string(), "0.04");
+        assert_eq!(p("-0.0450").round_to(10, 2).unwrap().to_string(), "-0.05");
+        assert_eq!(p("0.5").round_to(1, 0).unwrap().to_string(), "1");
         assert_eq!(p("1.50").normalized().to_string(), "1.5");
         assert_eq!(p("0.00").normalized().to_string(), "0");
         assert_eq!(
