@@ -41,15 +41,16 @@ fn text_column() -> Vec<u8> {
     out
 }
 
-/// Incompressible bytes from a 64-bit linear congruential generator.
+/// Incompressible bytes (SplitMix64 output).
 fn random_column() -> Vec<u8> {
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     let mut out = Vec::with_capacity(SIZE);
     while out.len() < SIZE {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        out.extend_from_slice(&(state >> 8).to_le_bytes());
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        out.extend_from_slice(&(z ^ (z >> 31)).to_le_bytes());
     }
     out.truncate(SIZE);
     out
