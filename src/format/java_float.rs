@@ -334,27 +334,16 @@ impl JavaDigits {
             } else {
                 e - 1
             };
-            let mut buf = itoa_buf();
-            out.extend_from_slice(format_u32(exp as u32, &mut buf));
+            // At most three digits (E-324 .. E308).
+            if exp >= 100 {
+                out.push(b'0' + (exp / 100) as u8);
+            }
+            if exp >= 10 {
+                out.push(b'0' + (exp / 10 % 10) as u8);
+            }
+            out.push(b'0' + (exp % 10) as u8);
         }
     }
-}
-
-fn itoa_buf() -> [u8; 10] {
-    [0; 10]
-}
-
-fn format_u32(mut v: u32, buf: &mut [u8; 10]) -> &[u8] {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 || i == 0 {
-            break;
-        }
-    }
-    &buf[i..]
 }
 
 /// JDK `estimateDecExp`: floor(log10(value)), estimated from the bits (never too low by
@@ -935,17 +924,8 @@ impl HexFloat {
             return None;
         }
         i += 1;
-        let exp_negative = match b.get(i) {
-            Some(b'-') => {
-                i += 1;
-                true
-            }
-            Some(b'+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
+        let exp_negative = b.get(i) == Some(&b'-');
+        i += matches!(b.get(i), Some(b'+' | b'-')) as usize;
         let start = i;
         let mut e: i64 = 0;
         let mut overflow = false;
