@@ -137,7 +137,7 @@ pub(super) fn enforce(
     scale: u8,
 ) -> Option<Decimal> {
     let mag = rescale(mag, from_scale, scale as i32)?;
-    if mag >= TEN_38 || digit_count(mag) > precision as u32 {
+    if mag >= TEN_38 || mag >= pow10(precision as u32)? {
         return None;
     }
     let unscaled = mag as i128;
@@ -362,11 +362,10 @@ fn hybrid_instant(y: i64, m: i64, d: i64, secs: i64) -> i64 {
 /// BC by their era year), as a proleptic [`Date`] with the same year, month and day (a
 /// Julian-only February 29 becomes March 1).
 fn hybrid_label(days: i64) -> Option<Date> {
-    let (y, m, d) = if days >= GREGORIAN_CUTOVER_DAY {
-        civil_from_days(days)
-    } else {
-        julian_from_days(days)
-    };
+    if days >= GREGORIAN_CUTOVER_DAY {
+        return i32::try_from(days).ok().map(Date); // Gregorian: the label is the day itself
+    }
+    let (y, m, d) = julian_from_days(days);
     let y = if y <= 0 { 1 - y } else { y };
     i32::try_from(days_from_civil(y, m, d)).ok().map(Date)
 }
@@ -420,9 +419,60 @@ fn java_ymd(b: &[u8]) -> Option<(i64, i64, i64)> {
     ))
 }
 
+/// Two ASCII digits at `b[i..i + 2]`.
+fn two_digits(b: &[u8], i: usize) -> Option<u32> {
+    match b.get(i..i + 2)? {
+        &[x @ b'0'..=b'9', y @ b'0'..=b'9'] => Some((x - b'0') as u32 * 10 + (y - b'0') as u32),
+        _ => None,
+    }
+}
+
+/// Fast path for what Hive writes, `yyyy-MM-dd` after 1582 with an existing day: the day
+/// number, with no calendar normalization to do. `None` sends the text down the general path.
+fn canonical_date(b: &[u8]) -> Option<i32> {
+    if b.len() != 10 || b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
+        return None;
+    }
+    let y = two_digits(b, 0)? * 100 + two_digits(b, 2)?;
+    let (m, d) = (two_digits(b, 5)?, two_digits(b, 8)?);
+    if y <= 1582 || !crate::rcfile::value::is_valid_ymd(y as i64, m, d) {
+        return None;
+    }
+    Some(days_from_civil(y as i64, m, d) as i32)
+}
+
+/// Fast path for what Hive writes, `yyyy-MM-dd HH:mm:ss[.f{1,9}]` after 1582 with fields in
+/// range.
+fn canonical_timestamp(b: &[u8]) -> Option<Timestamp> {
+    if b.len() < 19 || b.len() == 20 || b.len() > 29 || b.get(10) != Some(&b' ') {
+        return None;
+    }
+    let days = canonical_date(b.get(..10)?)?;
+    if b.get(13) != Some(&b':') || b.get(16) != Some(&b':') {
+        return None;
+    }
+    let (h, mi, sec) = (two_digits(b, 11)?, two_digits(b, 14)?, two_digits(b, 17)?);
+    if h > 23 || mi > 59 || sec > 59 {
+        return None;
+    }
+    let mut nanos = 0u32;
+    if let Some(frac) = b.get(20..).filter(|_| b.len() > 19) {
+        if b.get(19) != Some(&b'.') || !frac.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        nanos = frac.iter().fold(0, |n, &c| n * 10 + (c - b'0') as u32)
+            * 10u32.pow(9 - frac.len() as u32);
+    }
+    let secs = days as i64 * SECONDS_PER_DAY + (h * 3600 + mi * 60 + sec) as i64;
+    Timestamp::new(secs, nanos)
+}
+
 /// `LazyDate` (Hive 2.3): `java.sql.Date.valueOf`, i.e. `yyyy-[m]m-[d]d`, normalized
 /// leniently in the hybrid calendar.
 pub(super) fn parse_date(b: &[u8]) -> Option<Date> {
+    if let Some(days) = canonical_date(b) {
+        return Some(Date(days));
+    }
     let (y, m, d) = java_ymd(b)?;
     hybrid_label(hybrid_instant(y, m, d, 0).div_euclid(SECONDS_PER_DAY))
 }
@@ -431,6 +481,9 @@ pub(super) fn parse_date(b: &[u8]) -> Option<Date> {
 /// trimmed text: `yyyy-[m]m-[d]d h:m:s[.f{1,9}]` with any integers for h, m and s, normalized
 /// leniently in the hybrid calendar.
 pub(super) fn parse_timestamp(b: &[u8]) -> Option<Timestamp> {
+    if let Some(t) = canonical_timestamp(b) {
+        return Some(t);
+    }
     if b.len() < 8 || !b.is_ascii() {
         return None;
     }
