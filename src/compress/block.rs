@@ -104,7 +104,7 @@ impl<B: RawBlock> Codec for RawCodec<B> {
     }
 
     fn decompress(&mut self, input: &[u8], out: &mut Vec<u8>, expected_len: usize) -> Result<()> {
-        decompress_into(out, expected_len, "raw block", |sink| {
+        decompress_into(out, expected_len, "decompressed raw block", |sink| {
             if input.is_empty() {
                 return Ok(()); // reported as truncated
             }

@@ -66,7 +66,7 @@ impl Codec for Bzip2Codec {
     }
 
     fn decompress(&mut self, input: &[u8], out: &mut Vec<u8>, expected_len: usize) -> Result<()> {
-        decompress_into(out, expected_len, "bzip2 stream", |sink| {
+        decompress_into(out, expected_len, "decompressed bzip2 stream", |sink| {
             each_member(input, sink, "bzip2", |stream, sink| {
                 let mut decoder = Decompress::new(false);
                 if !stream.starts_with(MAGIC) {

@@ -97,9 +97,9 @@ impl Codec for DeflateCodec {
     fn decompress(&mut self, input: &[u8], out: &mut Vec<u8>, expected_len: usize) -> Result<()> {
         let name = self.name();
         let what = if self.gzip {
-            "gzip member"
+            "decompressed gzip members"
         } else {
-            "zlib stream"
+            "decompressed zlib streams"
         };
         let gzip = self.gzip;
         let decoder = self.decoder.get_or_insert_with(|| Decompress::new(!gzip));

@@ -75,6 +75,8 @@ impl<B: RawBlock> Codec for HadoopBlockCodec<B> {
     }
 
     fn compress(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        let chunks = input.len().div_ceil(B::HADOOP_MAX_INPUT);
+        out.reserve(B::max_compressed_len(input.len()) + 4 * chunks + 8);
         append_or_restore(out, |out| {
             push_len(out, input.len())?;
             for chunk in input.chunks(B::HADOOP_MAX_INPUT) {
@@ -96,46 +98,51 @@ impl<B: RawBlock> Codec for HadoopBlockCodec<B> {
 
     fn decompress(&mut self, input: &[u8], out: &mut Vec<u8>, expected_len: usize) -> Result<()> {
         let name = B::ALGORITHM.name();
-        decompress_into(out, expected_len, "hadoop block stream", |sink| {
-            let mut pos = 0;
-            'blocks: while !sink.is_full() {
-                let Some(block_len) = read_len(input, pos, name, "block length")? else {
-                    break;
-                };
-                pos += 4;
-                let mut block_left = block_len;
-                while block_left > 0 && !sink.is_full() {
-                    let Some(chunk_len) = read_len(input, pos, name, "chunk length")? else {
-                        break 'blocks;
+        decompress_into(
+            out,
+            expected_len,
+            "decompressed hadoop block stream",
+            |sink| {
+                let mut pos = 0;
+                'blocks: while !sink.is_full() {
+                    let Some(block_len) = read_len(input, pos, name, "block length")? else {
+                        break;
                     };
                     pos += 4;
-                    let chunk = pos
-                        .checked_add(chunk_len)
-                        .and_then(|end| input.get(pos..end))
-                        .ok_or_else(|| {
-                            Error::truncated(
-                                "hadoop block chunk",
-                                chunk_len as u64,
-                                input.len().saturating_sub(pos) as u64,
-                            )
-                        })?;
-                    let (limit, what) = if block_left <= sink.remaining() {
-                        (block_left, "its block")
-                    } else {
-                        (sink.remaining(), "the expected length")
-                    };
-                    let produced = decode_block(&mut self.block, chunk, sink, limit, what)?;
-                    if produced == 0 {
-                        return Err(Error::corrupt(
-                            name,
-                            format!("empty chunk at byte {pos} of the compressed buffer"),
-                        ));
+                    let mut block_left = block_len;
+                    while block_left > 0 && !sink.is_full() {
+                        let Some(chunk_len) = read_len(input, pos, name, "chunk length")? else {
+                            break 'blocks;
+                        };
+                        pos += 4;
+                        let chunk = pos
+                            .checked_add(chunk_len)
+                            .and_then(|end| input.get(pos..end))
+                            .ok_or_else(|| {
+                                Error::truncated(
+                                    "hadoop block chunk",
+                                    chunk_len as u64,
+                                    input.len().saturating_sub(pos) as u64,
+                                )
+                            })?;
+                        let (limit, what) = if block_left <= sink.remaining() {
+                            (block_left, "its block")
+                        } else {
+                            (sink.remaining(), "the expected length")
+                        };
+                        let produced = decode_block(&mut self.block, chunk, sink, limit, what)?;
+                        if produced == 0 {
+                            return Err(Error::corrupt(
+                                name,
+                                format!("empty chunk at byte {pos} of the compressed buffer"),
+                            ));
+                        }
+                        block_left -= produced;
+                        pos += chunk_len;
                     }
-                    block_left -= produced;
-                    pos += chunk_len;
                 }
-            }
-            Ok(())
-        })
+                Ok(())
+            },
+        )
     }
 }

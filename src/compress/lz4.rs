@@ -6,6 +6,7 @@ use super::Algorithm;
 use crate::{Error, ErrorKind, Result};
 use lz4_flex::block::{
     compress_into_with_table, decompress_into, get_maximum_output_size, CompressTable,
+    DecompressError,
 };
 
 /// LZ4 as a [`RawBlock`].
@@ -52,6 +53,12 @@ impl RawBlock for Lz4Block {
     }
 
     fn decompress_block(&mut self, block: &[u8], output: &mut [u8]) -> Result<usize> {
-        decompress_into(block, output).map_err(|e| codec_error(e.to_string()))
+        decompress_into(block, output).map_err(|e| match e {
+            DecompressError::OutputTooSmall { actual, .. } => Error::corrupt(
+                "lz4",
+                format!("a block decodes to more than the {actual} bytes left for it"),
+            ),
+            e => codec_error(e.to_string()),
+        })
     }
 }

@@ -21,13 +21,13 @@
 //! declares). A codec never writes more than that into the output, allocates at most that much
 //! (the zeroed part of the buffer grows only as fast as the decoder fills it, so a tiny input
 //! that claims a huge output fails after a little work), and reports a short output as
-//! [`ErrorKind::Truncated`](crate::ErrorKind::Truncated). The stream (or Hadoop chunk) that
+//! [`ErrorKind::Truncated`]. The stream (or Hadoop chunk) that
 //! reaches the declared length must end there, so its checksum is verified and corruption that
 //! lengthens the output is caught; whatever follows it (more members, empty Hadoop blocks,
 //! padding) is ignored, as every reference reader ignores it.
 //!
 //! Each backend is behind a cargo feature (`deflate`, `snappy`, `lz4`, `zstd`, `bzip2`); asking
-//! for a codec whose feature is off gives [`ErrorKind::CodecDisabled`](crate::ErrorKind::CodecDisabled).
+//! for a codec whose feature is off gives [`ErrorKind::CodecDisabled`].
 //!
 //! Errors carry no location: the caller knows which file offset, row group and column the
 //! compressed buffer came from and adds it; positions inside the compressed buffer are in the

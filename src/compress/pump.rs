@@ -93,7 +93,7 @@ pub(crate) fn pump(
             if consumed >= input.len() {
                 // All the data is there but the stream's end (trailer, checksum) is not.
                 return Err(Error::truncated(
-                    format,
+                    "end of the compressed stream",
                     consumed as u64 + 1,
                     consumed as u64,
                 ));

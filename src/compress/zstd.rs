@@ -103,7 +103,7 @@ impl Codec for ZstdCodec {
         // Also clears the error state a corrupt frame leaves behind.
         dctx.reset(ResetDirective::SessionOnly)
             .map_err(|c| codec_error("reset: ", c))?;
-        decompress_into(out, expected_len, "zstd frame", |sink| {
+        decompress_into(out, expected_len, "decompressed zstd frames", |sink| {
             each_member(input, sink, "zstd", |frame, sink| {
                 let room = frame_room(frame, sink.remaining())?;
                 Ok(pump(&mut Unzstd(dctx), frame, sink, "zstd", room, |_| {})?.consumed)
