@@ -79,31 +79,38 @@ impl<'a> Cursor<'a> {
         Ok(i64::from_be_bytes(self.array("int64")?))
     }
     /// Hadoop zero-compressed VLong ([`super::hadoop::decode_vlong`]).
+    #[inline]
     pub fn read_vlong(&mut self) -> Result<i64> {
+        if let Some(&b) = self.buf.get(self.pos) {
+            if (b as i8) >= -112 {
+                self.pos += 1;
+                return Ok(b as i8 as i64);
+            }
+        }
         match super::hadoop::decode_vlong(self.rest()) {
             Some((v, n)) => {
                 self.pos += n;
                 Ok(v)
             }
-            None => {
-                let need = self
-                    .rest()
-                    .first()
-                    .map_or(1, |&b| super::hadoop::vlong_size_from_first(b));
-                Err(
-                    Error::truncated("VLong", need as u64, self.remaining() as u64)
-                        .at_offset(self.offset()),
-                )
-            }
+            None => Err(self.vlong_truncated()),
         }
     }
+
+    #[cold]
+    fn vlong_truncated(&self) -> Error {
+        let need = self
+            .rest()
+            .first()
+            .map_or(1, |&b| super::hadoop::vlong_size_from_first(b));
+        Error::truncated("VLong", need as u64, self.remaining() as u64).at_offset(self.offset())
+    }
+
     /// Hadoop VInt: a VLong that must fit in int32.
+    #[inline]
     pub fn read_vint(&mut self) -> Result<i32> {
         let at = self.offset();
         let v = self.read_vlong()?;
-        i32::try_from(v).map_err(|_| {
-            Error::corrupt("hadoop", format!("VInt {v} does not fit in 32 bits")).at_offset(at)
-        })
+        i32::try_from(v).map_err(|_| vint_overflow(v, at))
     }
     /// A non-negative VInt length, checked against what remains and against `max`.
     pub fn read_len(&mut self, what: &'static str, max: usize) -> Result<usize> {
@@ -130,4 +137,9 @@ impl<'a> Cursor<'a> {
             Error::corrupt("hadoop", format!("{what} is not UTF-8: {e}")).at_offset(at)
         })
     }
+}
+
+#[cold]
+fn vint_overflow(v: i64, at: u64) -> Error {
+    Error::corrupt("hadoop", format!("VInt {v} does not fit in 32 bits")).at_offset(at)
 }

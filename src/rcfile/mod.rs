@@ -12,6 +12,7 @@ pub mod value;
 pub use schema::{Field, HiveType, Schema};
 pub use serde::Serde;
 pub use value::{Date, Decimal, Timestamp, Value};
+pub mod batch;
 pub mod header;
 mod lengths;
 pub mod reader;
@@ -19,6 +20,7 @@ pub mod rowgroup;
 pub mod rows;
 pub mod writer;
 
+pub use batch::{BatchValues, ColumnBatch};
 pub use header::{Header, HeaderVersion};
 pub use reader::{Reader, ReaderBuilder};
 pub use rowgroup::{ColumnData, ColumnLayout, RowGroup};

@@ -110,6 +110,10 @@ impl<S: ByteSource> RowReader<S> {
     pub fn reader(&self) -> &Reader<S> {
         &self.reader
     }
+    /// The serde.
+    pub fn serde(&self) -> &Serde {
+        &self.serde
+    }
     /// The schema.
     pub fn schema(&self) -> &Schema {
         &self.schema

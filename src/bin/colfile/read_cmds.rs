@@ -220,16 +220,26 @@ pub fn scan(a: ReadArgs) -> Result<(), Failure> {
         }
         std::hint::black_box(checksum);
     } else {
-        while rows
-            .next_group_columns()
+        // Typed decode into columnar batches: every selected value, no per-value allocation.
+        let sel = rows.selected().to_vec();
+        let types: Vec<_> = sel
+            .iter()
+            .map(|&i| rows.schema().columns()[i].ty.clone())
+            .collect();
+        let serde = rows.serde().clone();
+        let (src, _) = open(&a.file)?;
+        let mut r = Reader::builder(src).with_projection(sel.clone()).build()?;
+        let mut batch = colfile::rcfile::ColumnBatch::default();
+        while let Some(g) = r
+            .next_row_group()
             .map_err(|e| Failure::from(e).context(&a.file))?
         {
-            nrows += rows.rows_in_group() as u64;
-            values += rows
-                .group_columns()
-                .iter()
-                .map(|c| c.len() as u64)
-                .sum::<u64>();
+            nrows += g.num_rows() as u64;
+            for (&c, ty) in sel.iter().zip(&types) {
+                g.decode_batch(c, ty, &serde, &mut batch)
+                    .map_err(|e| Failure::from(e).context(&a.file))?;
+                values += batch.len() as u64;
+            }
         }
     }
     let secs = started.elapsed().as_secs_f64();

@@ -245,14 +245,39 @@ impl BinarySerde {
 /// the general path, which also reports what is wrong with it.
 #[inline]
 fn fast_primitive(ty: &HiveType, cell: &[u8]) -> Option<Value> {
-    use crate::format::hadoop::decode_vlong;
     Some(match ty {
-        HiveType::Int => Value::Int(i32::try_from(decode_vlong(cell)?.0).ok()?),
-        HiveType::BigInt => Value::BigInt(decode_vlong(cell)?.0),
-        HiveType::Double => Value::Double(f64::from_be_bytes(cell.get(..8)?.try_into().ok()?)),
+        HiveType::Int => Value::Int(fast_int(ty, cell)? as i32),
+        HiveType::BigInt => Value::BigInt(fast_int(ty, cell)?),
+        HiveType::Double => Value::Double(fast_double(cell)?),
         HiveType::Boolean => Value::Boolean(*cell.first()? != 0),
         _ => return None,
     })
+}
+
+/// A top-level `tinyint`, `smallint`, `int` or `bigint` cell; `None` if malformed (the slow
+/// path then reports why).
+#[inline]
+pub(crate) fn fast_int(ty: &HiveType, cell: &[u8]) -> Option<i64> {
+    use crate::format::hadoop::decode_vlong;
+    match ty {
+        HiveType::Int => i32::try_from(decode_vlong(cell)?.0).ok().map(i64::from),
+        HiveType::BigInt => Some(decode_vlong(cell)?.0),
+        HiveType::TinyInt => Some(*cell.first()? as i8 as i64),
+        HiveType::SmallInt => Some(i16::from_be_bytes(cell.get(..2)?.try_into().ok()?) as i64),
+        _ => None,
+    }
+}
+
+/// A top-level `double` cell.
+#[inline]
+pub(crate) fn fast_double(cell: &[u8]) -> Option<f64> {
+    Some(f64::from_be_bytes(cell.get(..8)?.try_into().ok()?))
+}
+
+/// A top-level `float` cell.
+#[inline]
+pub(crate) fn fast_float(cell: &[u8]) -> Option<f32> {
+    Some(f32::from_be_bytes(cell.get(..4)?.try_into().ok()?))
 }
 
 /// Rewrites any error met while decoding a cell as a `lazybinary` corruption, keeping its
@@ -338,9 +363,20 @@ fn write_string_like(ty: &HiveType, b: &[u8], with_len: bool, out: &mut Vec<u8>)
 }
 
 /// 10^n for n in 0..=38.
+const POW10: [i128; 39] = {
+    let mut t = [1i128; 39];
+    let mut i = 1;
+    while i < 39 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// 10^n for n in 0..=38 (a table lookup: this is on the decimal decode path).
 #[inline]
 fn pow10(n: u32) -> i128 {
-    10i128.pow(n)
+    POW10.get(n as usize).copied().unwrap_or(i128::MAX)
 }
 
 /// Rescales `unscaled × 10^-scale` to `target` digits (HALF_UP, away from zero) and checks
