@@ -97,8 +97,9 @@ pub struct TextOptions {
     /// Separator 0 (`field.delim`, falling back to `serialization.format`; default `\001`).
     /// RCFile stores columns apart, so it only matters for escaping.
     pub field_delim: u8,
-    /// Separator 1 (`collection.delim`, or Hive 2's misspelled `colelction.delim`; default
-    /// `\002`).
+    /// Separator 1 (default `\002`): `collection.delim` (Hive 3+), else the misspelled
+    /// `colelction.delim` that Hive 2 reads and writes (Hive 2.3 ignores `collection.delim`;
+    /// when both are set this follows Hive 3).
     pub collection_delim: u8,
     /// Separator 2 (`mapkey.delim`, default `\003`).
     pub mapkey_delim: u8,

@@ -701,7 +701,7 @@ pub(super) fn java_utf8_lossy(b: &[u8]) -> Cow<'_, [u8]> {
         };
         let end = (i + len.max(1)).min(b.len());
         if valid {
-            out.extend_from_slice(&b[i..end]);
+            out.extend_from_slice(b.get(i..end).unwrap_or_default());
         } else {
             out.extend_from_slice(FFFD);
         }
@@ -716,7 +716,7 @@ pub(super) fn truncate_chars(b: &[u8], n: u32) -> &[u8] {
     for (i, &c) in b.iter().enumerate() {
         if c & 0xc0 != 0x80 {
             if count == n {
-                return &b[..i];
+                return b.get(..i).unwrap_or(b);
             }
             count += 1;
         }
