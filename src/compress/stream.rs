@@ -89,8 +89,18 @@ pub(crate) fn decompress_into(
         return Ok(());
     }
     let start = out.len();
-    out.try_reserve_exact(expected)
-        .map_err(|_| Error::limit("decompressed size", expected as u64, isize::MAX as u64))?;
+    // Address space only: pages are touched as the decoder fills them.
+    out.try_reserve_exact(expected).map_err(|e| {
+        if start.saturating_add(expected) > isize::MAX as usize {
+            Error::limit("decompressed size", expected as u64, isize::MAX as u64)
+        } else {
+            let message = format!("cannot reserve {expected} bytes for decompressed data: {e}");
+            Error::from(std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                message,
+            ))
+        }
+    })?;
     let mut sink = Sink {
         out,
         start,
