@@ -5,7 +5,7 @@ Run through interop/bench.sh. Two parts:
 
 1. rows/s: a 500k-row LazyBinaryColumnarSerDe file with a mixed 10-column schema, uncompressed
    and lz4, written by Hive (rcoracle `generate`). Hive: `rcoracle bench --iters 5 --warmup 3
-   --modes serde,raw` (one warm JVM; serde = every field deserialized through the
+   --modes serde,raw` (a warm JVM per file; serde = every field deserialized through the
    ObjectInspectors, raw = every cell's bytes touched, which forces decompression). colfile:
    `colfile scan` (every value decoded) and `colfile scan --raw` (every cell touched), each a
    fresh process, median of the reported in-process seconds over several runs after a warm-up run.
@@ -135,13 +135,13 @@ class Bench:
         return sum(c["uncompressed_length"] for g in m["row_groups"] for c in g["columns"])
 
     def hive_bench(self, name, files, iters, warmup, modes):
-        cmds, outs = [], {}
+        """One fresh JVM per file (so one file's JIT and heap history does not favour another)."""
+        outs = {}
         for key, (path, sp) in files.items():
             out = os.path.join(self.work, f"hive_bench_{key}.json")
             outs[key] = out
-            cmds.append(["bench", path, "--spec", sp, "--iters", str(iters), "--warmup", str(warmup),
-                         "--modes", modes, "--out", out])
-        self.batch(name, cmds)
+            self.batch(f"{name}_{key}", [["bench", path, "--spec", sp, "--iters", str(iters),
+                                          "--warmup", str(warmup), "--modes", modes, "--out", out]])
         res = {}
         for key, out in outs.items():
             with open(out) as f:
