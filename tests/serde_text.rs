@@ -213,6 +213,69 @@ fn fixtures_decode_to_hive_values() {
     assert_all_match(checked, &failures);
 }
 
+/// The typed fast paths for columnar readers give what `decode` gives, on every primitive cell.
+#[test]
+fn fixtures_typed_decoding_agrees() {
+    let mut checked = 0usize;
+    for f in &text_fixtures() {
+        let s = &f.serde;
+        for (r, c, cell, _) in &f.cells {
+            let ty = &f.types[*c];
+            let v = s.decode(ty, cell).unwrap();
+            let mut buf = Vec::new();
+            let typed = match ty {
+                HiveType::TinyInt | HiveType::SmallInt | HiveType::Int | HiveType::BigInt => {
+                    s.decode_int(ty, cell) == v.as_i64()
+                }
+                HiveType::Boolean => {
+                    s.decode_boolean(cell)
+                        .map(Value::Boolean)
+                        .unwrap_or(Value::Null)
+                        == v
+                }
+                HiveType::Float => s
+                    .decode_float(cell)
+                    .map(Value::Float)
+                    .unwrap_or(Value::Null)
+                    .same_as(&v),
+                HiveType::Double => s
+                    .decode_double(cell)
+                    .map(Value::Double)
+                    .unwrap_or(Value::Null)
+                    .same_as(&v),
+                HiveType::Date => s.decode_date(cell).map(Value::Date).unwrap_or(Value::Null) == v,
+                HiveType::Timestamp => {
+                    s.decode_timestamp(cell)
+                        .map(Value::Timestamp)
+                        .unwrap_or(Value::Null)
+                        == v
+                }
+                HiveType::Decimal { precision, scale } => {
+                    s.decode_decimal(*precision, *scale, cell)
+                        .map(Value::Decimal)
+                        .unwrap_or(Value::Null)
+                        == v
+                }
+                HiveType::String | HiveType::Varchar(_) | HiveType::Char(_) | HiveType::Binary => {
+                    match (s.decode_bytes_into(ty, cell, &mut buf), &v) {
+                        (true, Value::String(b) | Value::Binary(b)) => *b == buf,
+                        (false, Value::Null) => buf.is_empty(),
+                        _ => false,
+                    }
+                }
+                _ => continue,
+            };
+            checked += 1;
+            assert!(
+                typed,
+                "{} row {r} col {c} ({ty}): typed decoding differs from {v:?}",
+                f.name
+            );
+        }
+    }
+    assert!(checked > 5_000, "only {checked} primitive cells");
+}
+
 /// The writer's input for a cell whose dump value Hive normalized on read, as a value.
 fn spec_value(
     f: &Fixture,

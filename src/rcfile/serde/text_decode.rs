@@ -4,7 +4,7 @@
 use super::scalar;
 use super::TextSerde;
 use crate::format::java_float;
-use crate::rcfile::{Field, HiveType, Value};
+use crate::rcfile::{Date, Decimal, Field, HiveType, Timestamp, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -72,14 +72,15 @@ impl TextSerde {
         }
     }
 
-    /// String bytes with escapes removed (`LazyUtils.copyAndEscapeStringDataToText`: the
-    /// escape byte is dropped and the next byte kept, `r`/`n` becoming CR/LF).
-    fn unescape<'a>(&self, b: &'a [u8]) -> Cow<'a, [u8]> {
+    /// Appends string bytes with escapes removed (`LazyUtils.copyAndEscapeStringDataToText`:
+    /// the escape byte is dropped and the next byte kept, `r`/`n` becoming CR/LF).
+    fn unescape_into(&self, b: &[u8], out: &mut Vec<u8>) {
         let Some(esc) = self.opts.escape.filter(|e| b.contains(e)) else {
-            return Cow::Borrowed(b);
+            out.extend_from_slice(b);
+            return;
         };
-        let mut out = Vec::with_capacity(b.len());
-        let mut it = b.iter().copied().peekable();
+        out.reserve(b.len());
+        let mut it = b.iter().copied();
         while let Some(c) = it.next() {
             match (c == esc).then(|| it.next()).flatten() {
                 Some(b'r') => out.push(b'\r'),
@@ -88,59 +89,79 @@ impl TextSerde {
                 None => out.push(c),
             }
         }
-        Cow::Owned(out)
+    }
+
+    /// String bytes with escapes removed, borrowed when there is nothing to remove.
+    fn unescape<'a>(&self, b: &'a [u8]) -> Cow<'a, [u8]> {
+        if self.opts.escape.is_some_and(|e| b.contains(&e)) {
+            let mut out = Vec::with_capacity(b.len());
+            self.unescape_into(b, &mut out);
+            Cow::Owned(out)
+        } else {
+            Cow::Borrowed(b)
+        }
+    }
+
+    /// Appends the bytes of a string, varchar, char or binary component (not a cell: no
+    /// null check) as [`TextSerde::decode_bytes_into`] describes.
+    fn bytes_into(&self, ty: &HiveType, b: &[u8], out: &mut Vec<u8>) -> bool {
+        match ty {
+            HiveType::String => self.unescape_into(b, out),
+            HiveType::Varchar(n) => scalar::fit_chars_into(&self.unescape(b), *n, false, out),
+            HiveType::Char(n) => scalar::fit_chars_into(&self.unescape(b), *n, true, out),
+            HiveType::Binary => scalar::decode_binary_into(b, out),
+            _ => return false,
+        }
+        true
     }
 
     /// The value of `ty` in `b` at nesting `level` (the null check is the caller's).
     pub(super) fn value(&self, ty: &HiveType, b: &[u8], level: usize) -> Value {
-        let int = || {
-            scalar::is_number_maybe(b)
-                .then(|| scalar::parse_long(b))
-                .flatten()
-        };
         let or_null = |v: Option<Value>| v.unwrap_or(Value::Null);
+        let bytes = || {
+            let mut v = Vec::with_capacity(b.len());
+            self.bytes_into(ty, b, &mut v);
+            v
+        };
         match ty {
-            HiveType::Boolean => or_null(
-                scalar::parse_bool(b, self.opts.extended_boolean_literal).map(Value::Boolean),
-            ),
-            HiveType::TinyInt => {
-                or_null(int().and_then(|v| i8::try_from(v).ok()).map(Value::TinyInt))
-            }
-            HiveType::SmallInt => or_null(
-                int()
-                    .and_then(|v| i16::try_from(v).ok())
-                    .map(Value::SmallInt),
-            ),
-            HiveType::Int => or_null(int().and_then(|v| i32::try_from(v).ok()).map(Value::Int)),
-            HiveType::BigInt => or_null(int().map(Value::BigInt)),
-            HiveType::Float => or_null(
-                scalar::number_text(b)
-                    .and_then(java_float::parse_f32)
-                    .map(Value::Float),
-            ),
-            HiveType::Double => or_null(
-                scalar::number_text(b)
-                    .and_then(java_float::parse_f64)
-                    .map(Value::Double),
-            ),
-            HiveType::String => Value::String(self.unescape(b).into_owned()),
-            HiveType::Varchar(n) => Value::String(scalar::fit_chars(&self.unescape(b), *n, false)),
-            HiveType::Char(n) => Value::String(scalar::fit_chars(&self.unescape(b), *n, true)),
-            HiveType::Binary => Value::Binary(scalar::decode_binary(b)),
+            HiveType::Boolean => or_null(self.boolean(b).map(Value::Boolean)),
+            HiveType::TinyInt => or_null(self.int(ty, b).map(|v| Value::TinyInt(v as i8))),
+            HiveType::SmallInt => or_null(self.int(ty, b).map(|v| Value::SmallInt(v as i16))),
+            HiveType::Int => or_null(self.int(ty, b).map(|v| Value::Int(v as i32))),
+            HiveType::BigInt => or_null(self.int(ty, b).map(Value::BigInt)),
+            HiveType::Float => or_null(float(b).map(Value::Float)),
+            HiveType::Double => or_null(double(b).map(Value::Double)),
+            HiveType::String | HiveType::Varchar(_) | HiveType::Char(_) => Value::String(bytes()),
+            HiveType::Binary => Value::Binary(bytes()),
             HiveType::Date => or_null(scalar::parse_date(b).map(Value::Date)),
             HiveType::Timestamp => or_null(scalar::parse_timestamp(b).map(Value::Timestamp)),
-            HiveType::Decimal { precision, scale } => or_null(
-                scalar::is_number_maybe(b)
-                    .then(|| scalar::parse_hive_decimal(b))
-                    .flatten()
-                    .and_then(|(neg, mag, s)| scalar::enforce(neg, mag, s, *precision, *scale))
-                    .map(Value::Decimal),
-            ),
+            HiveType::Decimal { precision, scale } => {
+                or_null(decimal(*precision, *scale, b).map(Value::Decimal))
+            }
             HiveType::Array(et) => self.array(et, b, level),
             HiveType::Map(kt, vt) => self.map(kt, vt, b, level),
             HiveType::Struct(fields) => self.structure(fields, b, level),
             HiveType::Union(members) => self.union(members, b, level),
         }
+    }
+
+    fn boolean(&self, b: &[u8]) -> Option<bool> {
+        scalar::parse_bool(b, self.opts.extended_boolean_literal)
+    }
+
+    /// An integer of type `ty` (NULL when out of its range).
+    fn int(&self, ty: &HiveType, b: &[u8]) -> Option<i64> {
+        if !scalar::is_number_maybe(b) {
+            return None;
+        }
+        let v = scalar::parse_long(b)?;
+        let fits = match ty {
+            HiveType::TinyInt => i8::try_from(v).is_ok(),
+            HiveType::SmallInt => i16::try_from(v).is_ok(),
+            HiveType::Int => i32::try_from(v).is_ok(),
+            _ => true,
+        };
+        fits.then_some(v)
     }
 
     /// `LazyStruct`: missing trailing fields are NULL, extra ones ignored; with
@@ -221,6 +242,95 @@ impl TextSerde {
             tag,
             value: Box::new(value),
         })
+    }
+}
+
+fn float(b: &[u8]) -> Option<f32> {
+    scalar::number_text(b).and_then(java_float::parse_f32)
+}
+
+fn double(b: &[u8]) -> Option<f64> {
+    scalar::number_text(b).and_then(java_float::parse_f64)
+}
+
+fn decimal(precision: u8, scale: u8, b: &[u8]) -> Option<Decimal> {
+    if !scalar::is_number_maybe(b) {
+        return None;
+    }
+    let (negative, mag, s) = scalar::parse_hive_decimal(b)?;
+    scalar::enforce(negative, mag, s, precision, scale)
+}
+
+/// Typed decoding of primitive cells without building a [`Value`], for columnar readers.
+/// Each takes a whole cell (the null sequence is NULL) and returns `None` for NULL, exactly
+/// where [`TextSerde::decode`] returns [`Value::Null`].
+impl TextSerde {
+    fn is_null_cell(&self, cell: &[u8]) -> bool {
+        cell == self.opts.null_sequence.as_slice()
+    }
+
+    /// A `tinyint`, `smallint`, `int` or `bigint` cell of type `ty`.
+    pub fn decode_int(&self, ty: &HiveType, cell: &[u8]) -> Option<i64> {
+        if self.is_null_cell(cell) {
+            return None;
+        }
+        self.int(ty, cell)
+    }
+
+    /// A `boolean` cell.
+    pub fn decode_boolean(&self, cell: &[u8]) -> Option<bool> {
+        (!self.is_null_cell(cell))
+            .then(|| self.boolean(cell))
+            .flatten()
+    }
+
+    /// A `float` cell.
+    pub fn decode_float(&self, cell: &[u8]) -> Option<f32> {
+        (!self.is_null_cell(cell)).then(|| float(cell)).flatten()
+    }
+
+    /// A `double` cell.
+    pub fn decode_double(&self, cell: &[u8]) -> Option<f64> {
+        (!self.is_null_cell(cell)).then(|| double(cell)).flatten()
+    }
+
+    /// A `date` cell.
+    pub fn decode_date(&self, cell: &[u8]) -> Option<Date> {
+        (!self.is_null_cell(cell))
+            .then(|| scalar::parse_date(cell))
+            .flatten()
+    }
+
+    /// A `timestamp` cell.
+    pub fn decode_timestamp(&self, cell: &[u8]) -> Option<Timestamp> {
+        (!self.is_null_cell(cell))
+            .then(|| scalar::parse_timestamp(cell))
+            .flatten()
+    }
+
+    /// A `decimal(precision, scale)` cell, at exactly `scale`.
+    pub fn decode_decimal(&self, precision: u8, scale: u8, cell: &[u8]) -> Option<Decimal> {
+        (!self.is_null_cell(cell))
+            .then(|| decimal(precision, scale, cell))
+            .flatten()
+    }
+
+    /// Appends the bytes of a `string`, `varchar`, `char` or `binary` cell to `out` (no
+    /// allocation beyond `out`); `false` when the cell is NULL or `ty` is not one of these
+    /// (then nothing is appended).
+    ///
+    /// ```
+    /// use colfile::rcfile::serde::{TextOptions, TextSerde};
+    /// use colfile::rcfile::HiveType;
+    /// let s = TextSerde::new(TextOptions::default());
+    /// let mut buf = Vec::new();
+    /// assert!(s.decode_bytes_into(&HiveType::Char(3), b"a", &mut buf));
+    /// assert!(s.decode_bytes_into(&HiveType::Binary, b"YWJj", &mut buf));
+    /// assert!(!s.decode_bytes_into(&HiveType::String, b"\\N", &mut buf));
+    /// assert_eq!(buf, b"a  abc");
+    /// ```
+    pub fn decode_bytes_into(&self, ty: &HiveType, cell: &[u8], out: &mut Vec<u8>) -> bool {
+        !self.is_null_cell(cell) && self.bytes_into(ty, cell, out)
     }
 }
 

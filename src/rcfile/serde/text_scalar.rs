@@ -604,37 +604,34 @@ fn java_whitespace(c: u8) -> bool {
 /// `LazyBinary` (Hive 2.3, commons-codec 1.17): if every byte is a Base64 symbol, `=` or
 /// whitespace, decode leniently (whitespace skipped, stop at the first `=`, leftover bits
 /// dropped); keep the raw bytes when that fails the check or decodes to nothing.
-pub(super) fn decode_binary(b: &[u8]) -> Vec<u8> {
-    if !b
-        .iter()
+pub(super) fn decode_binary_into(b: &[u8], out: &mut Vec<u8>) {
+    let start = out.len();
+    if b.iter()
         .all(|&c| b64_value(c).is_some() || c == b'=' || java_whitespace(c))
     {
-        return b.to_vec();
-    }
-    let mut out = Vec::with_capacity(b.len() / 4 * 3 + 2);
-    let (mut acc, mut n) = (0u32, 0);
-    for &c in b {
-        if c == b'=' {
-            break;
-        }
-        if let Some(v) = b64_value(c) {
-            acc = acc << 6 | v;
-            n += 1;
-            if n == 4 {
-                out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]);
-                (acc, n) = (0, 0);
+        out.reserve(b.len() / 4 * 3 + 2);
+        let (mut acc, mut n) = (0u32, 0);
+        for &c in b {
+            if c == b'=' {
+                break;
+            }
+            if let Some(v) = b64_value(c) {
+                acc = acc << 6 | v;
+                n += 1;
+                if n == 4 {
+                    out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]);
+                    (acc, n) = (0, 0);
+                }
             }
         }
+        match n {
+            2 => out.push((acc >> 4) as u8),
+            3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
+            _ => {}
+        }
     }
-    match n {
-        2 => out.push((acc >> 4) as u8),
-        3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
-        _ => {}
-    }
-    if out.is_empty() {
-        b.to_vec()
-    } else {
-        out
+    if out.len() == start {
+        out.extend_from_slice(b);
     }
 }
 
@@ -724,16 +721,22 @@ pub(super) fn truncate_chars(b: &[u8], n: u32) -> &[u8] {
     b
 }
 
-/// Varchar(n) / char(n) text as Hive holds it: Java-decoded, truncated to `n` code points,
-/// and for char padded with spaces to `n` code points.
-pub(super) fn fit_chars(b: &[u8], n: u32, pad: bool) -> Vec<u8> {
+/// Appends varchar(n) / char(n) text as Hive holds it: Java-decoded, truncated to `n` code
+/// points, and for char padded with spaces to `n` code points.
+pub(super) fn fit_chars_into(b: &[u8], n: u32, pad: bool, out: &mut Vec<u8>) {
     let text = java_utf8_lossy(b);
     let kept = truncate_chars(&text, n);
-    let mut v = kept.to_vec();
+    out.extend_from_slice(kept);
     if pad {
         let count = kept.iter().filter(|&&c| c & 0xc0 != 0x80).count() as u32;
-        v.extend(std::iter::repeat_n(b' ', n.saturating_sub(count) as usize));
+        out.extend(std::iter::repeat_n(b' ', n.saturating_sub(count) as usize));
     }
+}
+
+/// [`fit_chars_into`] into a new vector.
+pub(super) fn fit_chars(b: &[u8], n: u32, pad: bool) -> Vec<u8> {
+    let mut v = Vec::with_capacity(b.len() + n as usize);
+    fit_chars_into(b, n, pad, &mut v);
     v
 }
 
@@ -905,7 +908,9 @@ mod tests {
             (b"YWJj\x0b", b"abc"),
             (b"YWJj\x7f", b"YWJj\x7f"),
         ] {
-            assert_eq!(decode_binary(i), o, "{:?}", String::from_utf8_lossy(i));
+            let mut out = b"x".to_vec();
+            decode_binary_into(i, &mut out);
+            assert_eq!(&out[1..], o, "{:?}", String::from_utf8_lossy(i));
         }
         let mut out = Vec::new();
         write_base64(b"\x00\xff", &mut out);
