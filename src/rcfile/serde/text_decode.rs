@@ -1,8 +1,8 @@
 //! Reading text cells: LazySimpleSerDe's splitting (`LazyArray`, `LazyMap`, `LazyStruct`,
 //! `LazyUnion`) and primitive parsing (`LazyInteger`, `LazyHiveDecimal`, ...).
 
-use super::scalar;
 use super::TextSerde;
+use super::{bytes, datetime, scalar};
 use crate::format::java_float;
 use crate::rcfile::{Date, Decimal, Field, HiveType, Timestamp, Value};
 use std::borrow::Cow;
@@ -107,9 +107,9 @@ impl TextSerde {
     fn bytes_into(&self, ty: &HiveType, b: &[u8], out: &mut Vec<u8>) -> bool {
         match ty {
             HiveType::String => self.unescape_into(b, out),
-            HiveType::Varchar(n) => scalar::fit_chars_into(&self.unescape(b), *n, false, out),
-            HiveType::Char(n) => scalar::fit_chars_into(&self.unescape(b), *n, true, out),
-            HiveType::Binary => scalar::decode_binary_into(b, out),
+            HiveType::Varchar(n) => bytes::fit_chars_into(&self.unescape(b), *n, false, out),
+            HiveType::Char(n) => bytes::fit_chars_into(&self.unescape(b), *n, true, out),
+            HiveType::Binary => bytes::decode_binary_into(b, out),
             _ => return false,
         }
         true
@@ -133,8 +133,8 @@ impl TextSerde {
             HiveType::Double => or_null(double(b).map(Value::Double)),
             HiveType::String | HiveType::Varchar(_) | HiveType::Char(_) => Value::String(bytes()),
             HiveType::Binary => Value::Binary(bytes()),
-            HiveType::Date => or_null(scalar::parse_date(b).map(Value::Date)),
-            HiveType::Timestamp => or_null(scalar::parse_timestamp(b).map(Value::Timestamp)),
+            HiveType::Date => or_null(datetime::parse_date(b).map(Value::Date)),
+            HiveType::Timestamp => or_null(datetime::parse_timestamp(b).map(Value::Timestamp)),
             HiveType::Decimal { precision, scale } => {
                 or_null(decimal(*precision, *scale, b).map(Value::Decimal))
             }
@@ -297,14 +297,14 @@ impl TextSerde {
     /// A `date` cell.
     pub fn decode_date(&self, cell: &[u8]) -> Option<Date> {
         (!self.is_null_cell(cell))
-            .then(|| scalar::parse_date(cell))
+            .then(|| datetime::parse_date(cell))
             .flatten()
     }
 
     /// A `timestamp` cell.
     pub fn decode_timestamp(&self, cell: &[u8]) -> Option<Timestamp> {
         (!self.is_null_cell(cell))
-            .then(|| scalar::parse_timestamp(cell))
+            .then(|| datetime::parse_timestamp(cell))
             .flatten()
     }
 

@@ -1,8 +1,8 @@
 //! Writing text cells byte for byte as Hive's `LazySimpleSerDe.serialize` /
 //! `LazyUtils.writePrimitiveUTF8` do.
 
-use super::scalar;
 use super::TextSerde;
+use super::{bytes, datetime, scalar};
 use crate::format::java_float;
 use crate::rcfile::{HiveType, Value};
 use crate::{Error, Result};
@@ -100,14 +100,14 @@ impl TextSerde {
             (HiveType::Double, Value::Double(x)) => java_float::write_f64(*x, out),
             (HiveType::String, Value::String(b)) => self.write_escaped(b, out),
             (HiveType::Varchar(n), Value::String(b)) => {
-                self.write_escaped(&scalar::fit_chars(b, *n, false), out)
+                self.write_escaped(&bytes::fit_chars(b, *n, false), out)
             }
             (HiveType::Char(n), Value::String(b)) => {
-                self.write_escaped(&scalar::fit_chars(b, *n, true), out)
+                self.write_escaped(&bytes::fit_chars(b, *n, true), out)
             }
-            (HiveType::Binary, Value::Binary(b)) => scalar::write_base64(b, out),
-            (HiveType::Date, Value::Date(d)) => scalar::write_date(*d, out),
-            (HiveType::Timestamp, Value::Timestamp(t)) => scalar::write_timestamp(*t, out),
+            (HiveType::Binary, Value::Binary(b)) => bytes::write_base64(b, out),
+            (HiveType::Date, Value::Date(d)) => datetime::write_date(*d, out),
+            (HiveType::Timestamp, Value::Timestamp(t)) => datetime::write_timestamp(*t, out),
             (HiveType::Decimal { precision, scale }, Value::Decimal(d)) => {
                 let negative = d.unscaled < 0;
                 let mag = d.unscaled.unsigned_abs();
