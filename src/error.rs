@@ -56,7 +56,7 @@ pub enum ErrorKind {
         feature: &'static str,
     },
     /// A codec backend rejected the data.
-    #[error("{codec} decompression failed: {message}")]
+    #[error("{codec} codec error: {message}")]
     Codec {
         /// The codec.
         codec: &'static str,

@@ -11,8 +11,8 @@ pub mod text;
 use super::{HiveType, Value};
 use crate::Result;
 
-pub use binary::{BinaryOptions, BinarySerde};
-pub use text::{TextOptions, TextSerde};
+pub use binary::{BinaryOptions, BinarySerde, Calendar, EmptyStringMarker, TimeZone};
+pub use text::{NestingLevels, TextOptions, TextSerde};
 
 /// Hive class name of the text serde.
 pub const TEXT_SERDE_CLASS: &str = "org.apache.hadoop.hive.serde2.columnar.ColumnarSerDe";
@@ -80,6 +80,69 @@ impl Serde {
     }
 }
 
+/// Hive's binary writer stores a decimal that has too many digits for its column as NULL
+/// (`enforcePrecisionScale`). Returns `v` with such decimals replaced by NULL, or `None` when
+/// nothing needs replacing (the common case: no copy).
+pub(crate) fn null_overflowing_decimals(ty: &HiveType, v: &Value) -> Option<Value> {
+    /// Rebuilds a sequence when any element changed.
+    fn rebuild<T: Clone>(orig: &[T], fixed: Vec<Option<T>>) -> Option<Vec<T>> {
+        fixed.iter().any(Option::is_some).then(|| {
+            fixed
+                .into_iter()
+                .zip(orig)
+                .map(|(f, x)| f.unwrap_or_else(|| x.clone()))
+                .collect()
+        })
+    }
+    match (ty, v) {
+        (HiveType::Decimal { precision, scale }, Value::Decimal(d)) => d
+            .round_to(*precision, *scale)
+            .is_none()
+            .then_some(Value::Null),
+        (HiveType::Array(et), Value::Array(items)) => {
+            let fixed = items
+                .iter()
+                .map(|x| null_overflowing_decimals(et, x))
+                .collect();
+            rebuild(items, fixed).map(Value::Array)
+        }
+        (HiveType::Map(kt, vt), Value::Map(entries)) => {
+            let fixed = entries
+                .iter()
+                .map(|(k, x)| {
+                    let (fk, fx) = (
+                        null_overflowing_decimals(kt, k),
+                        null_overflowing_decimals(vt, x),
+                    );
+                    (fk.is_some() || fx.is_some()).then(|| {
+                        (
+                            fk.unwrap_or_else(|| k.clone()),
+                            fx.unwrap_or_else(|| x.clone()),
+                        )
+                    })
+                })
+                .collect();
+            rebuild(entries, fixed).map(Value::Map)
+        }
+        (HiveType::Struct(fields), Value::Struct(vals)) => {
+            let fixed = fields
+                .iter()
+                .zip(vals)
+                .map(|(f, x)| null_overflowing_decimals(&f.ty, x))
+                .collect();
+            rebuild(vals, fixed).map(Value::Struct)
+        }
+        (HiveType::Union(members), Value::Union { tag, value }) => {
+            let mt = members.get(*tag as usize)?;
+            null_overflowing_decimals(mt, value).map(|f| Value::Union {
+                tag: *tag,
+                value: Box::new(f),
+            })
+        }
+        _ => None,
+    }
+}
+
 impl Serde {
     /// A serde by short name (`"text"` or `"binary"`, or a Hive class name) configured from
     /// Hive serde properties (text serde), and the binary serde's timestamp zone (`"UTC"`,
@@ -104,8 +167,10 @@ impl Serde {
                         "--time-zone and --calendar apply to the binary serde only (text timestamps carry no zone)",
                     ));
                 }
-                let _ = props;
-                Ok(Serde::text())
+                let props = props.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+                Ok(Serde::Text(TextSerde::new(TextOptions::from_properties(
+                    props,
+                )?)))
             }
             "binary" | BINARY_SERDE_CLASS => {
                 if let Some((k, _)) = props.first() {
@@ -115,18 +180,10 @@ impl Serde {
                 }
                 let mut o = BinaryOptions::default();
                 if let Some(z) = time_zone {
-                    o = o.with_timestamp_zone(binary::TimeZone::parse(z)?);
+                    o = o.with_timestamp_zone(TimeZone::parse(z)?);
                 }
                 if let Some(c) = calendar {
-                    o = o.with_calendar(match c {
-                        "proleptic" => binary::Calendar::Proleptic,
-                        "hybrid" => binary::Calendar::Hybrid,
-                        other => {
-                            return Err(crate::Error::invalid(format!(
-                                "unknown calendar {other:?} (proleptic or hybrid)"
-                            )))
-                        }
-                    });
+                    o = o.with_calendar(c.parse::<Calendar>()?);
                 }
                 Ok(Serde::Binary(BinarySerde::new(o)))
             }
