@@ -169,7 +169,8 @@ pub fn write_str(out: &mut String, s: &str) {
 
 /// Converts a JSON value to a [`Value`] of type `ty`, applying Hive's write-side coercions:
 /// varchar truncated and char padded to their length, decimals rounded half-up to the
-/// column scale (NULL when they overflow the precision), integers range-checked.
+/// column scale (kept when they overflow the precision, for each serde to write as Hive
+/// does), integers range-checked.
 ///
 /// ```
 /// use colfile::rcfile::{json, HiveType, Value};
@@ -241,12 +242,13 @@ pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
         ),
         HiveType::Decimal { precision, scale } => {
             let text = number_text(j).ok_or_else(bad)?;
-            match Decimal::parse(&text)
-                .ok_or_else(bad)?
-                .round_to(*precision, *scale)
-            {
+            let d = Decimal::parse(&text).ok_or_else(bad)?;
+            match d.round_to(*precision, *scale) {
                 Some(d) => Value::Decimal(d),
-                None => Value::Null,
+                // Too many integer digits for the column: kept (at the column's scale where
+                // 38 digits allow) so that each serde writes it as Hive does: the text serde
+                // as four NUL bytes, the binary serde as NULL.
+                None => Value::Decimal(d.round_to(38, *scale).unwrap_or(d)),
             }
         }
         HiveType::Array(et) => Value::Array(

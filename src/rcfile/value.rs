@@ -253,7 +253,7 @@ impl std::str::FromStr for Date {
 /// assert_eq!((t.seconds, t.nanos), (1_325_376_000, 123_000_000));
 /// assert_eq!(t.to_string(), "2012-01-01 00:00:00.123");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp {
     /// Seconds since the epoch (wall clock).
     pub seconds: i64,
@@ -460,11 +460,16 @@ impl Decimal {
         let mut scale: i64 = frac.len() as i64 - exp as i64;
         let mut kept: Vec<u8> = digits.to_vec();
         // drop trailing digits beyond 38 significant or beyond scale 38, rounding half up
-        while kept.len() > 38 || scale > 38 {
-            let Some(dropped) = kept.pop() else { break };
-            scale -= 1;
-            if dropped >= 5 {
-                // propagate carry
+        // Too many digits: drop the excess in one HALF_UP step (rounding digit by digit would
+        // round twice).
+        let excess = (kept.len().saturating_sub(38) as i64)
+            .max(scale - 38)
+            .max(0) as usize;
+        if excess > 0 {
+            let round_up = kept.len() >= excess && kept[kept.len() - excess] >= 5;
+            kept.truncate(kept.len().saturating_sub(excess));
+            scale -= excess as i64;
+            if round_up {
                 let mut i = kept.len();
                 loop {
                     if i == 0 {
@@ -567,6 +572,9 @@ mod tests {
                 .to_string(),
             "99999999999999999999.999999999999999999"
         );
+        // More than 38 digits are rounded away in one step.
+        let many = format!("0.{}145", "0".repeat(37));
+        assert_eq!(p(&many).to_string(), format!("0.{}1", "0".repeat(37)));
         assert!(Decimal::parse("abc").is_none());
         assert!(Decimal::parse("").is_none());
         assert!(Decimal::parse(".").is_none());

@@ -171,6 +171,10 @@ impl BinarySerde {
 
     /// Appends the cell bytes of `v` (of type `ty`) to `out`. NULL appends nothing.
     pub fn encode(&self, ty: &HiveType, v: &Value, out: &mut Vec<u8>) -> Result<()> {
+        // Hive stores decimals with too many digits for their column as NULL.
+        if let Some(fitted) = super::null_overflowing_decimals(ty, v) {
+            return self.encode(ty, &fitted, out);
+        }
         let bytes: &[u8] = match (ty, v) {
             (_, Value::Null) => return Ok(()),
             (HiveType::String, Value::String(s)) if s.is_empty() => &[EMPTY_STRING_MARKER],
