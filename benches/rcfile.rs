@@ -7,7 +7,8 @@ use colfile::rcfile::{Reader, RowReader, RowWriter, Schema, Serde, Value, Writer
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 
-const SCHEMA: &str = "id:bigint,qty:int,price:double,name:string,flag:boolean,day:date,note:string,score:float";
+const SCHEMA: &str =
+    "id:bigint,qty:int,price:double,name:string,flag:boolean,day:date,note:string,score:float";
 
 fn rows(n: usize) -> Vec<Vec<Value>> {
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
@@ -17,7 +18,9 @@ fn rows(n: usize) -> Vec<Vec<Value>> {
         x ^= x << 17;
         x
     };
-    let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"];
+    let words = [
+        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+    ];
     (0..n)
         .map(|i| {
             let r = next();
@@ -28,7 +31,11 @@ fn rows(n: usize) -> Vec<Vec<Value>> {
                 Value::string(words[(r % 8) as usize]),
                 Value::Boolean(r & 1 == 0),
                 Value::Date(colfile::rcfile::Date(18_000 + (r % 2000) as i32)),
-                if r % 5 == 0 { Value::Null } else { Value::string(format!("note {}", r % 97)) },
+                if r % 5 == 0 {
+                    Value::Null
+                } else {
+                    Value::string(format!("note {}", r % 97))
+                },
                 Value::Float((r % 1000) as f32 / 8.0),
             ]
         })
@@ -37,7 +44,10 @@ fn rows(n: usize) -> Vec<Vec<Value>> {
 
 fn file(serde: &Serde, codec: Option<HadoopCodec>, n: usize) -> Vec<u8> {
     let schema: Schema = SCHEMA.parse().unwrap();
-    let w = Writer::builder(Vec::new(), schema.len()).with_codec(codec).build().unwrap();
+    let w = Writer::builder(Vec::new(), schema.len())
+        .with_codec(codec)
+        .build()
+        .unwrap();
     let mut w = RowWriter::new(w, schema, serde.clone());
     for r in rows(n) {
         w.write(&r).unwrap();
@@ -59,7 +69,12 @@ fn raw_scan(c: &mut Criterion) {
     let mut g = c.benchmark_group("rcfile_raw_scan");
     g.sample_size(10);
     let text = Serde::text();
-    for (name, codec) in [("none", None), ("lz4", Some(HadoopCodec::Lz4)), ("snappy", Some(HadoopCodec::Snappy)), ("deflate", Some(HadoopCodec::Default))] {
+    for (name, codec) in [
+        ("none", None),
+        ("lz4", Some(HadoopCodec::Lz4)),
+        ("snappy", Some(HadoopCodec::Snappy)),
+        ("deflate", Some(HadoopCodec::Default)),
+    ] {
         let bytes = file(&text, codec, 1_000_000);
         g.throughput(Throughput::Bytes(cell_bytes(&bytes)));
         g.bench_with_input(BenchmarkId::from_parameter(name), &bytes, |b, bytes| {
@@ -87,17 +102,23 @@ fn typed_scan(c: &mut Criterion) {
     for serde in [Serde::binary(), Serde::text()] {
         let bytes = file(&serde, None, n);
         g.throughput(Throughput::Elements(n as u64));
-        g.bench_with_input(BenchmarkId::new("rows", serde.short_name()), &bytes, |b, bytes| {
-            b.iter(|| {
-                let schema: Schema = SCHEMA.parse().unwrap();
-                let mut r = RowReader::new(bytes.as_slice(), schema, serde.clone(), None::<&[&str]>).unwrap();
-                let mut values = 0usize;
-                while r.next_group_columns().unwrap() {
-                    values += r.group_columns().iter().map(Vec::len).sum::<usize>();
-                }
-                black_box(values)
-            })
-        });
+        g.bench_with_input(
+            BenchmarkId::new("rows", serde.short_name()),
+            &bytes,
+            |b, bytes| {
+                b.iter(|| {
+                    let schema: Schema = SCHEMA.parse().unwrap();
+                    let mut r =
+                        RowReader::new(bytes.as_slice(), schema, serde.clone(), None::<&[&str]>)
+                            .unwrap();
+                    let mut values = 0usize;
+                    while r.next_group_columns().unwrap() {
+                        values += r.group_columns().iter().map(Vec::len).sum::<usize>();
+                    }
+                    black_box(values)
+                })
+            },
+        );
     }
     g.finish();
 }
@@ -111,7 +132,9 @@ fn write(c: &mut Criterion) {
     for serde in [Serde::binary(), Serde::text()] {
         g.bench_function(BenchmarkId::new("rows", serde.short_name()), |b| {
             b.iter(|| {
-                let w = Writer::builder(Vec::with_capacity(16 << 20), schema.len()).build().unwrap();
+                let w = Writer::builder(Vec::with_capacity(16 << 20), schema.len())
+                    .build()
+                    .unwrap();
                 let mut w = RowWriter::new(w, schema.clone(), serde.clone());
                 for r in &data {
                     w.write(r).unwrap();

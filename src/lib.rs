@@ -19,8 +19,8 @@
 pub mod compress;
 mod error;
 pub mod format;
-pub mod rcfile;
 mod limits;
+pub mod rcfile;
 pub mod source;
 
 pub use error::{Error, ErrorKind, Location, Result};

@@ -196,7 +196,7 @@ pub fn cat(a: ReadArgs) -> Result<(), Failure> {
 
 pub fn scan(a: ReadArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
-    let Opened { mut rows, bytes } = open_rows(&a)?;
+    let Opened { rows, bytes } = open_rows(&a)?;
     let (mut nrows, mut values) = (0u64, 0u64);
     if a.raw {
         // Touch every cell's bytes without decoding: the container's own speed.
