@@ -15,6 +15,8 @@
 //! [`Error`] naming the byte offset, row group and column.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// Library code never unwraps or panics on its own: bad input is an Error.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod compress;
 mod error;
