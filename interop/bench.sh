@@ -12,8 +12,8 @@
 #    compressible log-like lz4 file (1.2M rows, written by colfile write), colfile vs Hive raw;
 # 3. colfile decode rate per column of the 500k-row file (--columns).
 # Prints one JSON line per measurement and a table; results in target/interop/bench/results.jsonl.
-# Files go to target/interop/bench/ (about 0.5 GB at peak; the big files are deleted afterwards).
-# Takes a few minutes on 2 cores. Env as for interop/rcfile.sh (RCORACLE_DIR, RCORACLE_BUILD, PYTHON).
+# Files go to target/interop/bench/ (about 0.8 GB at peak; the data files are deleted afterwards).
+# Takes about 2 minutes on 2 cores (more on a loaded machine: compare runs made at low load). Env as for interop/rcfile.sh (RCORACLE_DIR, RCORACLE_BUILD, PYTHON).
 set -euo pipefail
 # shellcheck source=interop/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # builds rcoracle and colfile if needed
