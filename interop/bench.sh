@@ -13,7 +13,8 @@
 # 3. colfile decode rate per column of the 500k-row file (--columns).
 # Prints one JSON line per measurement and a table; results in target/interop/bench/results.jsonl.
 # Files go to target/interop/bench/ (about 0.8 GB at peak; the data files are deleted afterwards).
-# Takes about 2 minutes on 2 cores (more on a loaded machine: compare runs made at low load). Env as for interop/rcfile.sh (RCORACLE_DIR, RCORACLE_BUILD, PYTHON).
+# Takes about 2 minutes on 2 cores (more on a loaded machine: compare runs made at low load).
+# Env as for interop/rcfile.sh (RCORACLE_DIR, RCORACLE_BUILD, PYTHON, INTEROP_SKIP_BUILD).
 set -euo pipefail
 # shellcheck source=interop/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # builds rcoracle and colfile if needed
