@@ -188,25 +188,29 @@ def _f32_bits(q):
     return bits | (0x80000000 if neg else 0)
 
 
-_SPECIAL = {"nan": "nan", "infinity": "inf", "-infinity": "-inf", "+infinity": "inf", "inf": "inf",
-            "-inf": "-inf"}
+# the only strings a float or double may be, as in the dumps (anything else must be a JSON number)
+_SPECIAL = {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}
 
 
 def float_key(v, width):
-    """("nan",) for any NaN, else the IEEE bits of v at the given width (32 or 64)."""
+    """("nan",) for any NaN, else the IEEE bits of v at the given width (32 or 64). v is a JSON
+    number (Num or int) or one of the strings "NaN", "Infinity", "-Infinity"."""
     if isinstance(v, bool) or v is None:
         raise ValueError(f"not a number: {v!r}")
-    if isinstance(v, int) and not isinstance(v, Num):
+    if isinstance(v, Num):
+        text = str.__str__(v)
+    elif isinstance(v, int):
         text = str(v)
     elif isinstance(v, str):
-        text = str.__str__(v).strip()
+        if v not in _SPECIAL:
+            raise ValueError(f"not a number: {v!r}")
+        text = v
     elif isinstance(v, float):
         text = repr(v)
     else:
         raise ValueError(f"not a number: {v!r}")
-    low = text.lower()
-    if low in _SPECIAL:
-        f = float(_SPECIAL[low])
+    if text in _SPECIAL:
+        f = float(_SPECIAL[text])
         if math.isnan(f):
             return ("nan",)
         if width == 32:
