@@ -70,6 +70,22 @@ PROPS_ROWS = [
 PROPS = {"escape.delim": "\\", "serialization.null.format": "NULL", "colelction.delim": ",",
          "mapkey.delim": "="}
 
+# separator and control bytes inside values: without escape.delim Hive's text serde splits
+# nested values at them (the dump shows what Hive reads back); with it, they are escaped
+CTRL_COLS = [("s", "string"), ("a", "array<string>"), ("m", "map<string,string>"),
+             ("st", "struct<x:string,y:array<string>>"), ("vc", "varchar(6)"), ("b", "binary")]
+CTRL_ROWS = [
+    ["\u0001\u0002\u0003\u0004\u0005\u0006\u0007\u0008", ["a\u0002b", "\u0003", "c\u0001"],
+     [["k\u0003x", "v\u0002y"], ["\u0004", "\u0005"]], {"x": "p\u0002q", "y": ["\u0003\u0004", "z"]},
+     "\u0002\u0002\u0002\u0002\u0002\u0002\u0002", "0102030405"],
+    ["line\nbreak\rcr\ttab", ["\n", "\r"], [["\t", "\n"]], {"x": "\r\n", "y": ["\u000b"]}, "\n\n",
+     "0a0d"],
+    ["back\\slash \\N", ["\\", "\\N", "N"], [["\\N", "\\"]], {"x": "\\\\", "y": ["\\N"]}, "\\N", "5c4e"],
+    ["", [""], [["", ""]], {"x": "", "y": [""]}, "", "00"],
+    ["\u00ff\u0100 \U0001F600\u0000nul", ["\u0000"], [["\u0000", "\u0000"]], {"x": "\u0000", "y": []},
+     "\u0000", "00ff"],
+]
+
 WIDE_TYPES = ["int", "string", "double", "bigint", "boolean", "timestamp", "decimal(9,3)", "date",
               "array<string>", "map<int,string>", "float", "smallint", "binary", "varchar(7)",
               "struct<a:int,b:string>"]
@@ -135,6 +151,10 @@ def make_specs(seed):
         row_group_rows=8)
     add("live_wide_text_none", "text", "none", wide, gen={"rows": 30, "max_len": 6},
         row_group_rows=8)
+    add("live_ctrl_text_none", "text", "none", CTRL_COLS, gen={"rows": 20}, rows=CTRL_ROWS)
+    add("live_ctrl_text_escaped_none", "text", "none", CTRL_COLS, gen={"rows": 20}, rows=CTRL_ROWS,
+        serde_properties={"escape.delim": "\\"})
+    add("live_ctrl_binary_snappy", "binary", "snappy", CTRL_COLS, gen={"rows": 20}, rows=CTRL_ROWS)
     add("live_zero_rows_text_gzip", "text", "gzip", PRIM, gen={"rows": 0})
     add("live_zero_rows_binary_none", "binary", "none", ALL, gen={"rows": 0})
     return out
