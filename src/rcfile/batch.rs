@@ -5,6 +5,7 @@
 use super::rowgroup::RowGroup;
 use super::serde::binary::{self, EMPTY_STRING_MARKER};
 use super::{HiveType, Serde, Timestamp, Value};
+use crate::format::Cursor;
 use crate::{Error, Result};
 
 /// Typed storage of a [`ColumnBatch`]. Slots of NULL rows hold a default value.
@@ -37,7 +38,14 @@ pub enum BatchValues {
         /// The column's scale.
         scale: u8,
     },
-    /// Arrays, maps, structs and unions, as [`Value`]s.
+    /// `array<T>` of a primitive `T`: row `i` holds `items[offsets[i]..offsets[i+1]]`.
+    List {
+        /// `len + 1` end offsets into `items`, starting at 0.
+        offsets: Vec<u32>,
+        /// The elements of every row, back to back.
+        items: Box<ColumnBatch>,
+    },
+    /// Maps, structs, unions and arrays of complex types, as [`Value`]s.
     Nested(Vec<Value>),
 }
 
@@ -122,6 +130,18 @@ impl ColumnBatch {
                 unscaled: *values.get(i)?,
                 scale: *scale,
             }),
+            BatchValues::List { offsets, items } => {
+                let et = match ty {
+                    HiveType::Array(et) => et.as_ref(),
+                    _ => ty,
+                };
+                let (a, b) = (*offsets.get(i)? as usize, *offsets.get(i + 1)? as usize);
+                Value::Array(
+                    (a..b)
+                        .map(|j| items.value(j, et))
+                        .collect::<Option<Vec<_>>>()?,
+                )
+            }
             BatchValues::Nested(v) => v.get(i)?.clone(),
         })
     }
@@ -173,6 +193,21 @@ impl ColumnBatch {
                     }
                 }
             },
+            HiveType::Array(et) if et.is_primitive() => match &mut self.values {
+                BatchValues::List { offsets, items } => {
+                    offsets.clear();
+                    offsets.push(0);
+                    items.reset(et);
+                }
+                other => {
+                    let mut items = ColumnBatch::default();
+                    items.reset(et);
+                    *other = BatchValues::List {
+                        offsets: vec![0],
+                        items: Box::new(items),
+                    };
+                }
+            },
             _ => reuse!(Nested),
         }
     }
@@ -191,6 +226,7 @@ impl ColumnBatch {
                 nanos: 0,
             }),
             BatchValues::Decimal { values, .. } => values.push(0),
+            BatchValues::List { offsets, items } => offsets.push(items.len() as u32),
             BatchValues::Nested(v) => v.push(Value::Null),
         }
     }
@@ -222,6 +258,12 @@ impl ColumnBatch {
                     d.round_to(38, *scale).unwrap_or(d)
                 };
                 values.push(d.unscaled)
+            }
+            (BatchValues::List { offsets, items }, Value::Array(elems)) => {
+                for e in elems {
+                    items.push(e)?;
+                }
+                offsets.push(items.len() as u32);
             }
             (BatchValues::Nested(out), v) => out.push(v),
             (_, v) => return Err(v),
@@ -284,7 +326,7 @@ impl RowGroup {
             }
             return Ok(());
         }
-        if let Serde::Binary(_) = serde {
+        if let Serde::Binary(bs) = serde {
             // Tight loops for fixed-layout primitives: no Value in between.
             macro_rules! fast {
                 ($vals:expr, $read:expr) => {{
@@ -307,6 +349,42 @@ impl RowGroup {
                 (BatchValues::Double(v), _) => fast!(v, binary::fast_double),
                 (BatchValues::Float(v), _) => fast!(v, binary::fast_float),
                 (BatchValues::Boolean(v), _) => fast!(v, |c: &[u8]| c.first().map(|&b| b != 0)),
+                (BatchValues::Date(v), _) => {
+                    fast!(v, |c| bs
+                        .read_date(&mut Cursor::new(c, 0))
+                        .ok()
+                        .map(|d| d.0))
+                }
+                (BatchValues::Timestamp(v), _) => {
+                    fast!(v, |c| bs.read_timestamp_value(&mut Cursor::new(c, 0)).ok())
+                }
+                (BatchValues::Decimal { values, scale }, HiveType::Decimal { precision, .. }) => {
+                    let s = *scale;
+                    for (row, cell) in data.cells().enumerate() {
+                        let d = if cell.is_empty() {
+                            None
+                        } else {
+                            bs.read_decimal(&mut Cursor::new(cell, 0), *precision, s)
+                                .map_err(|_| at(slow_error(serde, ty, cell), row))?
+                        };
+                        out.valid.push(d.is_some());
+                        values.push(d.map_or(0, |d| d.unscaled));
+                    }
+                    return Ok(());
+                }
+                (BatchValues::List { offsets, items }, HiveType::Array(et)) if list_fast(et) => {
+                    for (row, cell) in data.cells().enumerate() {
+                        if cell.is_empty() {
+                            out.valid.push(false);
+                        } else if read_binary_list(et, cell, items).is_some() {
+                            out.valid.push(true);
+                        } else {
+                            return Err(at(slow_error(serde, ty, cell), row));
+                        }
+                        offsets.push(items.len() as u32);
+                    }
+                    return Ok(());
+                }
                 _ => {}
             }
         }
@@ -364,6 +442,83 @@ impl RowGroup {
     }
 }
 
+/// Element types whose nested LazyBinary form [`read_binary_list`] reads directly.
+fn list_fast(et: &HiveType) -> bool {
+    matches!(
+        et,
+        HiveType::String
+            | HiveType::Binary
+            | HiveType::TinyInt
+            | HiveType::SmallInt
+            | HiveType::Int
+            | HiveType::BigInt
+            | HiveType::Float
+            | HiveType::Double
+            | HiveType::Boolean
+    )
+}
+
+/// Appends the elements of a top-level LazyBinary `array<et>` cell (VInt count, null bitmap,
+/// then the non-NULL elements in nested form) to `items`. `None` if the cell is malformed;
+/// `items` may then hold part of the row, and the caller reports the serde's error.
+fn read_binary_list(et: &HiveType, cell: &[u8], items: &mut ColumnBatch) -> Option<()> {
+    use crate::format::hadoop::decode_vlong;
+    let (count, n) = decode_vlong(cell)?;
+    let count = usize::try_from(count).ok()?;
+    let bitmap = cell.get(n..n.checked_add(count.div_ceil(8))?)?;
+    let mut rest = cell.get(n + bitmap.len()..)?;
+    for i in 0..count {
+        let present = bitmap.get(i / 8).is_some_and(|b| b & (1 << (i % 8)) != 0);
+        if !present {
+            items.push_null();
+            continue;
+        }
+        let used = match (&mut items.values, et) {
+            (BatchValues::Bytes { data, offsets }, _) => {
+                let (len, k) = decode_vlong(rest)?;
+                let len = usize::try_from(len).ok()?;
+                data.extend_from_slice(rest.get(k..k.checked_add(len)?)?);
+                offsets.push(data.len() as u32);
+                k + len
+            }
+            (BatchValues::Int(v), HiveType::TinyInt) => {
+                v.push(*rest.first()? as i8 as i64);
+                1
+            }
+            (BatchValues::Int(v), HiveType::SmallInt) => {
+                v.push(i16::from_be_bytes(rest.get(..2)?.try_into().ok()?) as i64);
+                2
+            }
+            (BatchValues::Int(v), HiveType::Int) => {
+                let (x, k) = decode_vlong(rest)?;
+                v.push(i32::try_from(x).ok()? as i64);
+                k
+            }
+            (BatchValues::Int(v), _) => {
+                let (x, k) = decode_vlong(rest)?;
+                v.push(x);
+                k
+            }
+            (BatchValues::Float(v), _) => {
+                v.push(binary::fast_float(rest)?);
+                4
+            }
+            (BatchValues::Double(v), _) => {
+                v.push(binary::fast_double(rest)?);
+                8
+            }
+            (BatchValues::Boolean(v), _) => {
+                v.push(*rest.first()? != 0);
+                1
+            }
+            _ => return None,
+        };
+        items.valid.push(true);
+        rest = rest.get(used..)?;
+    }
+    Some(())
+}
+
 /// The serde's own error for a cell the fast path could not read.
 #[cold]
 fn slow_error(serde: &Serde, ty: &HiveType, cell: &[u8]) -> Error {
@@ -384,7 +539,7 @@ mod tests {
     #[test]
     fn batches_agree_with_values() {
         let schema: Schema =
-            "b:boolean,i:int,t:tinyint,f:float,d:double,s:string,bin:binary,v:varchar(3),dt:date,ts:timestamp,dec:decimal(6,2),a:array<int>"
+            "b:boolean,i:int,t:tinyint,f:float,d:double,s:string,bin:binary,v:varchar(3),dt:date,ts:timestamp,dec:decimal(6,2),a:array<int>,as:array<string>,ad:array<double>,m:map<string,int>"
                 .parse()
                 .unwrap();
         for serde in [Serde::binary(), Serde::text()] {
@@ -410,8 +565,11 @@ mod tests {
                         scale: 2,
                     }),
                     Value::Array(vec![Value::Int(1), Value::Null]),
+                    Value::Array(vec![Value::string("x"), Value::Null, Value::string("")]),
+                    Value::Array(vec![]),
+                    Value::Map(vec![(Value::string("k"), Value::Int(2))]),
                 ],
-                vec![Value::Null; 12],
+                vec![Value::Null; 15],
             ];
             for r in &rows {
                 w.write(r).unwrap();

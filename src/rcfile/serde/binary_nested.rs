@@ -6,7 +6,7 @@ use super::binary_time::{read_timestamp, write_timestamp};
 use super::{i128_from_be, rescale, string_value, write_i128_be, write_string_like, BinarySerde};
 use crate::format::hadoop::write_vlong;
 use crate::format::Cursor;
-use crate::rcfile::{Field, HiveType, Value};
+use crate::rcfile::{Date, Decimal, Field, HiveType, Timestamp, Value};
 use crate::{Error, Result};
 
 fn corrupt(msg: impl Into<String>) -> Error {
@@ -66,6 +66,40 @@ impl BinarySerde {
         }
     }
 
+    /// A `date` in nested form (a VInt day count in the configured calendar).
+    #[inline]
+    pub(crate) fn read_date(&self, c: &mut Cursor<'_>) -> Result<Date> {
+        let at = c.offset();
+        self.date_from_stored(c.read_vint()?)
+            .map_err(|e| e.at_offset(at))
+    }
+
+    /// A `timestamp` in nested form (`TimestampWritable`), as wall clock.
+    #[inline]
+    pub(crate) fn read_timestamp_value(&self, c: &mut Cursor<'_>) -> Result<Timestamp> {
+        let (s, n) = read_timestamp(c)?;
+        Ok(self.timestamp_from_stored(s, n))
+    }
+
+    /// A `decimal(precision, scale)` in nested form, rescaled to the column; `None` (NULL, as
+    /// in Hive) when it needs more than 128 bits or more digits than the column has.
+    #[inline]
+    pub(crate) fn read_decimal(
+        &self,
+        c: &mut Cursor<'_>,
+        precision: u8,
+        scale: u8,
+    ) -> Result<Option<Decimal>> {
+        let stored_scale = c.read_vint()?;
+        let at = c.offset();
+        let n = c.read_vint()?;
+        if n <= 0 {
+            return Err(corrupt(format!("decimal byte length {n}")).at_offset(at));
+        }
+        let bytes = c.take("decimal", n as usize)?;
+        Ok(i128_from_be(bytes).and_then(|u| rescale(u, stored_scale, precision, scale)))
+    }
+
     /// A complex value: its 4-byte size, then its body.
     fn read_sized(&self, ty: &HiveType, c: &mut Cursor<'_>) -> Result<Value> {
         let at = c.offset();
@@ -98,30 +132,11 @@ impl BinarySerde {
                 let n = read_count(c, "binary length")?;
                 Value::Binary(c.take("binary", n)?.to_vec())
             }
-            HiveType::Date => {
-                let at = c.offset();
-                Value::Date(
-                    self.date_from_stored(c.read_vint()?)
-                        .map_err(|e| e.at_offset(at))?,
-                )
-            }
-            HiveType::Timestamp => {
-                let (s, n) = read_timestamp(c)?;
-                Value::Timestamp(self.timestamp_from_stored(s, n))
-            }
-            HiveType::Decimal { precision, scale } => {
-                let stored_scale = c.read_vint()?;
-                let at = c.offset();
-                let n = c.read_vint()?;
-                if n <= 0 {
-                    return Err(corrupt(format!("decimal byte length {n}")).at_offset(at));
-                }
-                let bytes = c.take("decimal", n as usize)?;
-                // Beyond 128 bits or beyond the column's precision: NULL, as in Hive.
-                i128_from_be(bytes)
-                    .and_then(|u| rescale(u, stored_scale, *precision, *scale))
-                    .map_or(Value::Null, Value::Decimal)
-            }
+            HiveType::Date => Value::Date(self.read_date(c)?),
+            HiveType::Timestamp => Value::Timestamp(self.read_timestamp_value(c)?),
+            HiveType::Decimal { precision, scale } => self
+                .read_decimal(c, *precision, *scale)?
+                .map_or(Value::Null, Value::Decimal),
             HiveType::Array(_) | HiveType::Map(..) | HiveType::Struct(_) | HiveType::Union(_) => {
                 self.read_sized(ty, c)?
             }
