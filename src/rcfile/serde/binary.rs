@@ -385,6 +385,7 @@ fn pow10(n: u32) -> i128 {
 
 /// Rescales `unscaled × 10^-scale` to `target` digits (HALF_UP, away from zero) and checks
 /// it fits `precision` digits; `None` if it does not.
+#[inline]
 pub(crate) fn rescale(unscaled: i128, scale: i32, precision: u8, target: u8) -> Option<Decimal> {
     let shift = i64::from(target) - i64::from(scale);
     let u = if unscaled == 0 {
@@ -430,11 +431,15 @@ fn i128_from_be(bytes: &[u8]) -> Option<i128> {
             _ => return None,
         }
     }
-    let mut v: i128 = if neg { -1 } else { 0 };
-    for &x in b {
-        v = (v << 8) | i128::from(x);
+    // Up to 8 bytes (every decimal of up to 18 digits): one sign-extending i64 load.
+    if b.len() <= 8 {
+        let mut buf = [pad; 8];
+        buf.get_mut(8 - b.len()..)?.copy_from_slice(b);
+        return Some(i128::from(i64::from_be_bytes(buf)));
     }
-    Some(v)
+    let mut buf = [pad; 16];
+    buf.get_mut(16 - b.len()..)?.copy_from_slice(b);
+    Some(i128::from_be_bytes(buf))
 }
 
 /// Appends the minimal big-endian two's complement bytes of `v` (`BigInteger.toByteArray`).
