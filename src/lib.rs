@@ -16,7 +16,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 // Library code never unwraps or panics on its own: bad input is an Error.
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod compress;
 mod error;
