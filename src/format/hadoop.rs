@@ -32,11 +32,21 @@ pub fn decode_vlong(buf: &[u8]) -> Option<(i64, usize)> {
         return Some((b as i64, 1));
     }
     let n = vlong_size_from_first(first);
-    let body = buf.get(1..n)?;
-    let mut m: u64 = 0;
-    for &x in body {
-        m = (m << 8) | x as u64;
-    }
+    let m: u64 = match buf.get(1..9) {
+        // One big-endian load of the 8 bytes after the marker, shifted down to the n-1 that
+        // belong to this value (limits.md: 3.3 ns instead of 8.3 ns for a byte loop).
+        Some(w) if n > 1 => {
+            let w = u64::from_be_bytes(w.try_into().ok()?);
+            w >> (8 * (9 - n))
+        }
+        _ => {
+            let mut m: u64 = 0;
+            for &x in buf.get(1..n)? {
+                m = (m << 8) | x as u64;
+            }
+            m
+        }
+    };
     let v = if b < -120 { !(m as i64) } else { m as i64 };
     Some((v, n))
 }

@@ -467,54 +467,55 @@ fn read_binary_list(et: &HiveType, cell: &[u8], items: &mut ColumnBatch) -> Opti
     let count = usize::try_from(count).ok()?;
     let bitmap = cell.get(n..n.checked_add(count.div_ceil(8))?)?;
     let mut rest = cell.get(n + bitmap.len()..)?;
-    for i in 0..count {
-        let present = bitmap.get(i / 8).is_some_and(|b| b & (1 << (i % 8)) != 0);
-        if !present {
-            items.push_null();
-            continue;
-        }
-        let used = match (&mut items.values, et) {
-            (BatchValues::Bytes { data, offsets }, _) => {
-                let (len, k) = decode_vlong(rest)?;
-                let len = usize::try_from(len).ok()?;
-                data.extend_from_slice(rest.get(k..k.checked_add(len)?)?);
+    let present = |i: usize| bitmap.get(i / 8).is_some_and(|b| b & (1 << (i % 8)) != 0);
+    let ColumnBatch { valid, values } = items;
+    // One loop per element layout, chosen once per cell: `$read` takes the bytes left and
+    // returns (value, bytes used); NULL elements take no bytes.
+    macro_rules! each {
+        ($vals:expr, $read:expr) => {{
+            for i in 0..count {
+                if present(i) {
+                    let (v, used) = $read(rest)?;
+                    $vals.push(v);
+                    valid.push(true);
+                    rest = rest.get(used..)?;
+                } else {
+                    $vals.push(Default::default());
+                    valid.push(false);
+                }
+            }
+        }};
+    }
+    let vlong = |r: &[u8]| decode_vlong(r);
+    match (values, et) {
+        (BatchValues::Bytes { data, offsets }, _) => {
+            for i in 0..count {
+                if present(i) {
+                    let (len, k) = decode_vlong(rest)?;
+                    let len = usize::try_from(len).ok()?;
+                    data.extend_from_slice(rest.get(k..k.checked_add(len)?)?);
+                    rest = rest.get(k + len..)?;
+                }
                 offsets.push(data.len() as u32);
-                k + len
+                valid.push(present(i));
             }
-            (BatchValues::Int(v), HiveType::TinyInt) => {
-                v.push(*rest.first()? as i8 as i64);
-                1
-            }
-            (BatchValues::Int(v), HiveType::SmallInt) => {
-                v.push(i16::from_be_bytes(rest.get(..2)?.try_into().ok()?) as i64);
-                2
-            }
-            (BatchValues::Int(v), HiveType::Int) => {
-                let (x, k) = decode_vlong(rest)?;
-                v.push(i32::try_from(x).ok()? as i64);
-                k
-            }
-            (BatchValues::Int(v), _) => {
-                let (x, k) = decode_vlong(rest)?;
-                v.push(x);
-                k
-            }
-            (BatchValues::Float(v), _) => {
-                v.push(binary::fast_float(rest)?);
-                4
-            }
-            (BatchValues::Double(v), _) => {
-                v.push(binary::fast_double(rest)?);
-                8
-            }
-            (BatchValues::Boolean(v), _) => {
-                v.push(*rest.first()? != 0);
-                1
-            }
-            _ => return None,
-        };
-        items.valid.push(true);
-        rest = rest.get(used..)?;
+        }
+        (BatchValues::Int(v), HiveType::TinyInt) => {
+            each!(v, |r: &[u8]| Some((*r.first()? as i8 as i64, 1)))
+        }
+        (BatchValues::Int(v), HiveType::SmallInt) => each!(v, |r: &[u8]| Some((
+            i16::from_be_bytes(r.get(..2)?.try_into().ok()?) as i64,
+            2
+        ))),
+        (BatchValues::Int(v), HiveType::Int) => each!(v, |r: &[u8]| {
+            let (x, k) = vlong(r)?;
+            Some((i32::try_from(x).ok()? as i64, k))
+        }),
+        (BatchValues::Int(v), _) => each!(v, vlong),
+        (BatchValues::Float(v), _) => each!(v, |r: &[u8]| Some((binary::fast_float(r)?, 4))),
+        (BatchValues::Double(v), _) => each!(v, |r: &[u8]| Some((binary::fast_double(r)?, 8))),
+        (BatchValues::Boolean(v), _) => each!(v, |r: &[u8]| Some((*r.first()? != 0, 1))),
+        _ => return None,
     }
     Some(())
 }

@@ -249,7 +249,22 @@ fn unreverse_nanos(v: u32) -> u32 {
         n /= 10;
         digits += 1;
     }
-    r * 10u32.pow(9 - digits)
+    const POW10: [u32; 10] = [
+        1,
+        10,
+        100,
+        1_000,
+        10_000,
+        100_000,
+        1_000_000,
+        10_000_000,
+        100_000_000,
+        1_000_000_000,
+    ];
+    r * POW10
+        .get(9usize.saturating_sub(digits))
+        .copied()
+        .unwrap_or(1)
 }
 
 fn corrupt(msg: impl Into<String>) -> Error {
