@@ -13,29 +13,8 @@ fn batches_equal_values_on_every_fixture() {
         let Some(serde_name) = f.dump["serde"].as_str().filter(|s| *s != "raw") else {
             continue;
         };
-        let schema: Schema = f.dump["columns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| {
-                format!(
-                    "{}:{}",
-                    c["name"].as_str().unwrap(),
-                    c["type"].as_str().unwrap()
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(",")
-            .parse()
-            .unwrap();
-        let props: Vec<(String, String)> = f.dump["serde_properties"]
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let schema: Schema = schema_text(&f.dump).parse().unwrap();
+        let props = serde_props(&f.dump);
         let calendar = (serde_name == "binary").then_some("hybrid");
         let serde = Serde::from_options(serde_name, &props, None, calendar).unwrap();
         let bytes = std::fs::read(&f.rc).unwrap();

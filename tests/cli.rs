@@ -15,29 +15,15 @@ fn colfile() -> Command {
 }
 
 fn schema_of(dump: &Json) -> String {
-    dump["columns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            format!(
-                "{}:{}",
-                c["name"].as_str().unwrap(),
-                c["type"].as_str().unwrap()
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(",")
+    schema_text(dump)
 }
 
 fn serde_args(dump: &Json) -> Vec<String> {
     let serde = dump["serde"].as_str().unwrap().to_string();
     let mut a = vec!["--serde".to_string(), serde.clone()];
-    if let Some(p) = dump["serde_properties"].as_object() {
-        for (k, v) in p {
-            a.push("--serde-prop".into());
-            a.push(format!("{k}={}", v.as_str().unwrap()));
-        }
+    for (k, v) in serde_props(dump) {
+        a.push("--serde-prop".into());
+        a.push(format!("{k}={v}"));
     }
     if serde == "binary" {
         // Hive 2.3 (the oracle) counts days in the hybrid Julian/Gregorian calendar.

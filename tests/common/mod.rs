@@ -72,3 +72,32 @@ pub fn unhex(s: &str) -> Vec<u8> {
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
         .collect()
 }
+
+/// The fixture's schema as a Hive schema string (`name:type,...`).
+pub fn schema_text(dump: &Json) -> String {
+    dump["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{}:{}",
+                c["name"].as_str().unwrap(),
+                c["type"].as_str().unwrap()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The fixture's serde properties.
+pub fn serde_props(dump: &Json) -> Vec<(String, String)> {
+    dump["serde_properties"]
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
