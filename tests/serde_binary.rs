@@ -639,29 +639,8 @@ fn calendar_options() {
 // ---------------------------------------------------------------------------------------
 // Properties.
 
-fn arb_primitive() -> impl Strategy<Value = HiveType> {
-    prop_oneof![
-        Just(HiveType::Boolean),
-        Just(HiveType::TinyInt),
-        Just(HiveType::SmallInt),
-        Just(HiveType::Int),
-        Just(HiveType::BigInt),
-        Just(HiveType::Float),
-        Just(HiveType::Double),
-        Just(HiveType::String),
-        (1u32..6).prop_map(HiveType::Varchar),
-        (1u32..6).prop_map(HiveType::Char),
-        Just(HiveType::Binary),
-        Just(HiveType::Date),
-        Just(HiveType::Timestamp),
-        (1u8..=38)
-            .prop_flat_map(|p| (Just(p), 0..=p))
-            .prop_map(|(precision, scale)| HiveType::Decimal { precision, scale }),
-    ]
-}
-
 fn arb_type() -> impl Strategy<Value = HiveType> {
-    arb_primitive().prop_recursive(3, 24, 4, |inner| {
+    common::arb_primitive_type().prop_recursive(3, 24, 4, |inner| {
         prop_oneof![
             inner.clone().prop_map(|t| HiveType::Array(Box::new(t))),
             (inner.clone(), inner.clone())

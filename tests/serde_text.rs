@@ -24,6 +24,8 @@
 use colfile::rcfile::serde::text::NestingLevels;
 use colfile::rcfile::serde::{TextOptions, TextSerde};
 use colfile::rcfile::{json, Date, Decimal, Field, HiveType, Timestamp, Value};
+mod common;
+
 use proptest::prelude::*;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -372,32 +374,13 @@ fn options_strategy() -> impl Strategy<Value = TextOptions> {
     })
 }
 
-fn primitive_type() -> impl Strategy<Value = HiveType> {
-    prop_oneof![
-        Just(HiveType::Boolean),
-        Just(HiveType::TinyInt),
-        Just(HiveType::SmallInt),
-        Just(HiveType::Int),
-        Just(HiveType::BigInt),
-        Just(HiveType::Float),
-        Just(HiveType::Double),
-        Just(HiveType::String),
-        (1..6u32).prop_map(HiveType::Varchar),
-        (1..6u32).prop_map(HiveType::Char),
-        Just(HiveType::Binary),
-        Just(HiveType::Date),
-        Just(HiveType::Timestamp),
-        (1..=38u8)
-            .prop_flat_map(|p| (Just(p), 0..=p))
-            .prop_map(|(precision, scale)| HiveType::Decimal { precision, scale }),
-    ]
-}
-
 /// A type whose complex parts fit in `levels` separators, starting at level 1.
 fn type_strategy(levels: usize) -> BoxedStrategy<HiveType> {
     fn at(level: usize, levels: usize) -> BoxedStrategy<HiveType> {
-        let mut options: Vec<BoxedStrategy<HiveType>> =
-            vec![primitive_type().boxed(), primitive_type().boxed()];
+        let mut options: Vec<BoxedStrategy<HiveType>> = vec![
+            common::arb_primitive_type().boxed(),
+            common::arb_primitive_type().boxed(),
+        ];
         if level < levels {
             options.push(
                 at(level + 1, levels)
@@ -424,7 +407,7 @@ fn type_strategy(levels: usize) -> BoxedStrategy<HiveType> {
         }
         if level + 1 < levels {
             options.push(
-                (primitive_type(), at(level + 2, levels))
+                (common::arb_primitive_type(), at(level + 2, levels))
                     .prop_map(|(k, v)| HiveType::Map(Box::new(k), Box::new(v)))
                     .boxed(),
             );

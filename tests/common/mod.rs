@@ -101,3 +101,29 @@ pub fn serde_props(dump: &Json) -> Vec<(String, String)> {
         })
         .unwrap_or_default()
 }
+
+/// Every primitive Hive type (varchar/char of 1..6, every decimal precision and scale), for
+/// property tests that build random type trees.
+pub fn arb_primitive_type() -> impl proptest::strategy::Strategy<Value = colfile::rcfile::HiveType>
+{
+    use colfile::rcfile::HiveType;
+    use proptest::prelude::*;
+    prop_oneof![
+        Just(HiveType::Boolean),
+        Just(HiveType::TinyInt),
+        Just(HiveType::SmallInt),
+        Just(HiveType::Int),
+        Just(HiveType::BigInt),
+        Just(HiveType::Float),
+        Just(HiveType::Double),
+        Just(HiveType::String),
+        (1u32..6).prop_map(HiveType::Varchar),
+        (1u32..6).prop_map(HiveType::Char),
+        Just(HiveType::Binary),
+        Just(HiveType::Date),
+        Just(HiveType::Timestamp),
+        (1u8..=38)
+            .prop_flat_map(|p| (Just(p), 0..=p))
+            .prop_map(|(precision, scale)| HiveType::Decimal { precision, scale }),
+    ]
+}
