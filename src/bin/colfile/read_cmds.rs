@@ -229,14 +229,15 @@ pub fn scan(a: ReadArgs) -> Result<(), Failure> {
         let serde = rows.serde().clone();
         let (src, _) = open(&a.file)?;
         let mut r = Reader::builder(src).with_projection(sel.clone()).build()?;
-        let mut batch = colfile::rcfile::ColumnBatch::default();
+        // One batch per column, so each keeps its typed buffers from one row group to the next.
+        let mut batches = vec![colfile::rcfile::ColumnBatch::default(); sel.len()];
         while let Some(g) = r
             .next_row_group()
             .map_err(|e| Failure::from(e).context(&a.file))?
         {
             nrows += g.num_rows() as u64;
-            for (&c, ty) in sel.iter().zip(&types) {
-                g.decode_batch(c, ty, &serde, &mut batch)
+            for ((&c, ty), batch) in sel.iter().zip(&types).zip(&mut batches) {
+                g.decode_batch(c, ty, &serde, batch)
                     .map_err(|e| Failure::from(e).context(&a.file))?;
                 values += batch.len() as u64;
             }
