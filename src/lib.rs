@@ -30,3 +30,8 @@ pub mod source;
 
 pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
+
+/// The README's Rust examples, compiled by `cargo test` so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
