@@ -285,15 +285,7 @@ impl RowGroup {
     ) -> Result<()> {
         out.reset(ty);
         let rows = self.num_rows();
-        let data = if col < self.num_columns() {
-            Some(
-                self.column(col)
-                    .ok_or_else(|| Error::invalid(format!("column {col} was not projected")))?,
-            )
-        } else {
-            None
-        };
-        let Some(data) = data.filter(|d| !d.is_nulled()) else {
+        let Some(data) = self.cells_to_decode(col)? else {
             for _ in 0..rows {
                 out.push_null();
             }

@@ -133,6 +133,19 @@ impl RowGroup {
     pub fn num_columns(&self) -> usize {
         self.layout.len()
     }
+
+    /// The cells to decode for column `col`, or `None` when every row reads as NULL: the
+    /// file has no such column (schema evolution) or the column is "nulled". A file column
+    /// that was not projected is an error.
+    pub(crate) fn cells_to_decode(&self, col: usize) -> Result<Option<&ColumnData>> {
+        if col >= self.num_columns() {
+            return Ok(None);
+        }
+        let data = self
+            .column(col)
+            .ok_or_else(|| Error::invalid(format!("column {col} was not projected")))?;
+        Ok((!data.is_nulled()).then_some(data))
+    }
 }
 
 /// Parses a decompressed key section: row count, then per column on-disk length, plain

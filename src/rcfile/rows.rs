@@ -22,17 +22,10 @@ impl RowGroup {
         out: &mut Vec<Value>,
     ) -> Result<()> {
         let rows = self.num_rows();
-        if col >= self.num_columns() {
+        let Some(data) = self.cells_to_decode(col)? else {
             out.extend(std::iter::repeat_n(Value::Null, rows));
             return Ok(());
-        }
-        let data = self
-            .column(col)
-            .ok_or_else(|| Error::invalid(format!("column {col} was not projected")))?;
-        if data.is_nulled() {
-            out.extend(std::iter::repeat_n(Value::Null, rows));
-            return Ok(());
-        }
+        };
         out.reserve(rows);
         for (row, cell) in data.cells().enumerate() {
             let v = serde.decode(ty, cell).map_err(|e| {

@@ -321,7 +321,6 @@ impl<W: Write> Writer<W> {
         let mut key = Vec::with_capacity(16 + self.columns.len() * 8);
         write_vlong(&mut key, rows as i64);
         let mut values: Vec<Vec<u8>> = Vec::with_capacity(self.columns.len());
-        let mut lengths: Vec<Vec<u8>> = Vec::with_capacity(self.columns.len());
         for b in &mut self.columns {
             let lens = b.lengths.finish();
             let plain_len = b.data.len();
@@ -338,7 +337,6 @@ impl<W: Write> Writer<W> {
             write_vlong(&mut key, lens.len() as i64);
             key.extend_from_slice(&lens);
             values.push(on_disk);
-            lengths.push(lens);
         }
         let key_len = key.len();
         let key_on_disk = match self.codec.as_mut() {
