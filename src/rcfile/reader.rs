@@ -11,6 +11,18 @@ use std::ops::Range;
 
 const SYNC_ESCAPE: i32 = -1;
 
+/// Which of `cols` file columns to read: all when `projection` is `None`; indices past the
+/// file's column count are ignored.
+fn wanted_columns(cols: usize, projection: Option<&[usize]>) -> Vec<bool> {
+    let mut wanted = vec![projection.is_none(); cols];
+    for &i in projection.unwrap_or_default() {
+        if let Some(w) = wanted.get_mut(i) {
+            *w = true;
+        }
+    }
+    wanted
+}
+
 /// Configures and opens a [`Reader`].
 ///
 /// ```
@@ -75,14 +87,7 @@ impl<S: ByteSource> ReaderBuilder<S> {
         };
         let len = self.source.len();
         let cols = header.column_count;
-        let mut wanted = vec![self.projection.is_none(); cols];
-        if let Some(p) = &self.projection {
-            for &i in p {
-                if let Some(w) = wanted.get_mut(i) {
-                    *w = true;
-                }
-            }
-        }
+        let wanted = wanted_columns(cols, self.projection.as_deref());
         let (start, end) = match &self.split {
             None => (0, len),
             Some(r) => (r.start, r.end.min(len)),
@@ -149,6 +154,12 @@ impl<S: ByteSource> Reader<S> {
     /// Byte offset of the next thing to read.
     pub fn position(&self) -> u64 {
         self.pos
+    }
+    /// Reads only these columns from the next row group on (e.g. once the header has shown
+    /// the column count); indices past the file's column count are ignored.
+    pub fn set_projection(&mut self, columns: impl IntoIterator<Item = usize>) {
+        let cols: Vec<usize> = columns.into_iter().collect();
+        self.wanted = wanted_columns(self.header.column_count, Some(&cols));
     }
     /// True for file columns that are read.
     pub fn is_projected(&self, col: usize) -> bool {

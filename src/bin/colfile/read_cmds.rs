@@ -79,30 +79,37 @@ fn selected(schema: &Schema, columns: &Option<Vec<String>>) -> Result<Vec<usize>
     Ok(idx)
 }
 
+/// A file opened for `cat` or `scan`: the reader (projected to the selected columns), the
+/// schema and serde to decode with, and the selected schema columns.
 struct Opened {
-    rows: RowReader<FileSource>,
+    reader: Reader<FileSource>,
+    schema: Schema,
+    serde: Serde,
+    selected: Vec<usize>,
     bytes: u64,
 }
 
 fn open_rows(a: &ReadArgs) -> Result<Opened, Failure> {
     let (src, Format::RcFile) = open(&a.file)?;
     let bytes = src.len();
-    let reader = Reader::builder(src)
+    let mut reader = Reader::builder(src)
         .with_projection([])
         .build()
         .map_err(|e| Failure::from(e).context(&a.file))?;
     let schema = schema_for(a.schema.as_deref(), reader.header())?;
-    let sel = selected(&schema, &a.columns)?;
+    let selected = selected(&schema, &a.columns)?;
     let serde = serde_for(
         a.serde.as_deref(),
         &a.serde_props,
         a.time_zone.as_deref(),
         a.calendar.as_deref(),
     )?;
-    let src = reader.into_source();
-    let reader = Reader::builder(src).with_projection(sel.clone()).build()?;
+    reader.set_projection(selected.iter().copied());
     Ok(Opened {
-        rows: RowReader::from_reader(reader, schema, serde, sel),
+        reader,
+        schema,
+        serde,
+        selected,
         bytes,
     })
 }
@@ -118,7 +125,8 @@ fn csv_field(out: &mut String, s: &str) {
 }
 
 pub fn cat(a: ReadArgs) -> Result<(), Failure> {
-    let Opened { mut rows, .. } = open_rows(&a)?;
+    let o = open_rows(&a)?;
+    let mut rows = RowReader::from_reader(o.reader, o.schema, o.serde, o.selected);
     let names: Vec<String> = rows
         .selected()
         .iter()
@@ -196,53 +204,44 @@ pub fn cat(a: ReadArgs) -> Result<(), Failure> {
 
 pub fn scan(a: ReadArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
-    let Opened { rows, bytes } = open_rows(&a)?;
+    let Opened {
+        mut reader,
+        schema,
+        serde,
+        selected: sel,
+        bytes,
+    } = open_rows(&a)?;
     let (mut nrows, mut values) = (0u64, 0u64);
-    if a.raw {
-        // Touch every cell's bytes without decoding: the container's own speed.
-        let sel = rows.selected().to_vec();
-        let (src, _) = open(&a.file)?;
-        let mut r = Reader::builder(src).with_projection(sel.clone()).build()?;
-        let mut checksum = 0u64;
-        while let Some(g) = r
-            .next_row_group()
-            .map_err(|e| Failure::from(e).context(&a.file))?
-        {
-            nrows += g.num_rows() as u64;
-            for &c in &sel {
+    let types: Vec<_> = sel
+        .iter()
+        .map(|&i| schema.columns()[i].ty.clone())
+        .collect();
+    // One batch per column, so each keeps its typed buffers from one row group to the next.
+    let mut batches = vec![colfile::rcfile::ColumnBatch::default(); sel.len()];
+    let mut checksum = 0u64;
+    while let Some(g) = reader
+        .next_row_group()
+        .map_err(|e| Failure::from(e).context(&a.file))?
+    {
+        nrows += g.num_rows() as u64;
+        for ((&c, ty), batch) in sel.iter().zip(&types).zip(&mut batches) {
+            if a.raw {
+                // Touch every cell's bytes without decoding: the container's own speed.
                 if let Some(col) = g.column(c) {
                     for cell in col.cells() {
                         checksum = checksum.wrapping_add(cell.len() as u64);
                         values += 1;
                     }
                 }
-            }
-        }
-        std::hint::black_box(checksum);
-    } else {
-        // Typed decode into columnar batches: every selected value, no per-value allocation.
-        let sel = rows.selected().to_vec();
-        let types: Vec<_> = sel
-            .iter()
-            .map(|&i| rows.schema().columns()[i].ty.clone())
-            .collect();
-        let serde = rows.serde().clone();
-        let (src, _) = open(&a.file)?;
-        let mut r = Reader::builder(src).with_projection(sel.clone()).build()?;
-        // One batch per column, so each keeps its typed buffers from one row group to the next.
-        let mut batches = vec![colfile::rcfile::ColumnBatch::default(); sel.len()];
-        while let Some(g) = r
-            .next_row_group()
-            .map_err(|e| Failure::from(e).context(&a.file))?
-        {
-            nrows += g.num_rows() as u64;
-            for ((&c, ty), batch) in sel.iter().zip(&types).zip(&mut batches) {
+            } else {
+                // Typed decode into columnar batches: no per-value allocation.
                 g.decode_batch(c, ty, &serde, batch)
                     .map_err(|e| Failure::from(e).context(&a.file))?;
                 values += batch.len() as u64;
             }
         }
     }
+    std::hint::black_box(checksum);
     let secs = started.elapsed().as_secs_f64();
     println!("{{\"rows\":{nrows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}");
     Ok(())
