@@ -9,15 +9,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let expected = u16::from_le_bytes([data[0], data[1]]) as usize * 4;
-    let codecs = [
-        HadoopCodec::Default,
-        HadoopCodec::Gzip,
-        HadoopCodec::Snappy,
-        HadoopCodec::Lz4,
-        HadoopCodec::ZStandard,
-        HadoopCodec::BZip2,
-    ];
-    let c = codecs[data[2] as usize % codecs.len()];
+    let c = HadoopCodec::ALL[data[2] as usize % HadoopCodec::ALL.len()];
     let Ok(mut codec) = c.codec() else { return };
     let mut out = Vec::new();
     if codec.decompress(&data[3..], &mut out, expected).is_ok() {
