@@ -88,6 +88,12 @@ pub struct Location {
     pub row: Option<u64>,
     /// A named part of the file, e.g. `"key section"`, `"header"`.
     pub section: Option<&'static str>,
+    /// TsFile: the series (`device.measurement`) being read.
+    pub series: Option<String>,
+    /// TsFile: byte offset of the chunk header (the chunk's marker byte).
+    pub chunk: Option<u64>,
+    /// TsFile: page index within its chunk, counted from 0.
+    pub page: Option<u32>,
 }
 
 impl Location {
@@ -113,6 +119,15 @@ impl fmt::Display for Location {
         }
         if let Some(r) = self.row {
             parts.push(format!("row {r}"));
+        }
+        if let Some(s) = &self.series {
+            parts.push(format!("series {s}"));
+        }
+        if let Some(c) = self.chunk {
+            parts.push(format!("chunk at byte {c}"));
+        }
+        if let Some(p) = self.page {
+            parts.push(format!("page {p}"));
         }
         f.write_str(&parts.join(", "))
     }
@@ -219,6 +234,23 @@ impl Error {
     /// Sets the row unless already set.
     pub fn at_row(mut self, row: u64) -> Self {
         self.inner.location.row.get_or_insert(row);
+        self
+    }
+    /// Sets the TsFile series (`device.measurement`) unless already set.
+    pub fn in_series(mut self, series: impl FnOnce() -> String) -> Self {
+        if self.inner.location.series.is_none() {
+            self.inner.location.series = Some(series());
+        }
+        self
+    }
+    /// Sets the TsFile chunk (offset of its header) unless already set.
+    pub fn in_chunk(mut self, header_offset: u64) -> Self {
+        self.inner.location.chunk.get_or_insert(header_offset);
+        self
+    }
+    /// Sets the TsFile page index unless already set.
+    pub fn in_page(mut self, index: u32) -> Self {
+        self.inner.location.page.get_or_insert(index);
         self
     }
     /// Sets the section name unless already set.

@@ -6,6 +6,7 @@
 //! - [`rcfile`]: Hive RCFile (`RCF1` and legacy `SEQ6` headers), every Hadoop codec, the text
 //!   `ColumnarSerDe` and binary `LazyBinaryColumnarSerDe` cell encodings for every Hive type,
 //!   column projection and byte-range splits.
+//! - [`tsfile`]: Apache TsFile v4 (TsFile 2.x), table and tree models.
 //!
 //! Shared layers: [`format`] (primitive encodings), [`compress`] (codecs and their framings),
 //! [`source`] (byte-range inputs), [`Limits`] (caps on what a file may ask for) and one
@@ -27,6 +28,7 @@ pub mod format;
 mod limits;
 pub mod rcfile;
 pub mod source;
+pub mod tsfile;
 
 pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;

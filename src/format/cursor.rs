@@ -59,6 +59,11 @@ impl<'a> Cursor<'a> {
         self.pos += n;
         Ok(s)
     }
+    /// Moves past `n` bytes that the caller has already seen in [`rest`](Self::rest).
+    #[inline]
+    pub(crate) fn skip_unchecked(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.buf.len());
+    }
     /// Takes `N` bytes as an array.
     pub fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N]> {
         let s = self.take(what, N)?;

@@ -1,0 +1,256 @@
+//! [`DeviceId`]: TsFile v4's segmented device identifier (`StringArrayDeviceID`,
+//! `spec/tsfile.md` §5.2, §12). Segment 0 is the table name; in the table model the other
+//! segments are the TAG values in schema order, any of which may be null.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use super::varint::{put_uvarint, put_var_bytes};
+use crate::format::Cursor;
+use crate::{Error, Result};
+
+/// A device: a table name and nullable segments after it.
+///
+/// ```
+/// use colfile::format::tsfile::DeviceId;
+/// let d = DeviceId::new(vec![Some("tab1".into()), None, Some("d2".into())])?;
+/// assert_eq!(d.table_name(), "tab1");
+/// assert_eq!(d.to_string(), "tab1.null.d2");
+/// let mut bytes = Vec::new();
+/// d.write_to(&mut bytes)?;
+/// assert_eq!(bytes, [0x03, 0x08, b't', b'a', b'b', b'1', 0x01, 0x04, b'd', b'2']);
+///
+/// // Tree-model paths split the way Java does.
+/// let t = DeviceId::from_tree_path("root.sg1.d2.x")?;
+/// assert_eq!(t.segments(), &[Some("root.sg1.d2".to_string()), Some("x".to_string())]);
+/// # Ok::<(), colfile::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DeviceId {
+    segments: Vec<Option<String>>,
+}
+
+impl DeviceId {
+    /// A device from its segments. Trailing null segments are removed, as Java does; the first
+    /// segment (the table name) must be present.
+    pub fn new(mut segments: Vec<Option<String>>) -> Result<Self> {
+        while segments.len() > 1 && segments.last().is_some_and(|s| s.is_none()) {
+            segments.pop();
+        }
+        match segments.first() {
+            Some(Some(_)) => Ok(DeviceId { segments }),
+            _ => Err(Error::invalid(
+                "a device id needs a table name as its first segment",
+            )),
+        }
+    }
+
+    /// A table-model device: the table name, then the tag values in schema order.
+    pub fn from_table<I, S>(table: &str, tags: I) -> Result<Self>
+    where
+        I: IntoIterator<Item = Option<S>>,
+        S: Into<String>,
+    {
+        let mut segments = vec![Some(table.to_owned())];
+        segments.extend(tags.into_iter().map(|t| t.map(Into::into)));
+        Self::new(segments)
+    }
+
+    /// A tree-model device from a dotted path such as `root.sg1.d1` (back-quoted nodes may
+    /// contain dots). Up to three leading nodes form the table name, as in Java's
+    /// `splitDeviceIdString`.
+    pub fn from_tree_path(path: &str) -> Result<Self> {
+        let nodes = split_path(path)?;
+        let k = nodes.len();
+        let head = match k {
+            1 => 1,
+            2..=3 => k - 1,
+            _ => 3,
+        };
+        let mut segments = vec![Some(nodes[..head].join("."))];
+        segments.extend(nodes[head..].iter().map(|n| Some(n.clone())));
+        Self::new(segments)
+    }
+
+    /// The segments, table name first. Trailing nulls read from a file are kept as read.
+    pub fn segments(&self) -> &[Option<String>] {
+        &self.segments
+    }
+
+    /// Segment 0: the table name (for tree devices, the first up-to-three path nodes).
+    pub fn table_name(&self) -> &str {
+        self.segments
+            .first()
+            .and_then(|s| s.as_deref())
+            .unwrap_or("")
+    }
+
+    /// Segment `i` (0 = table name); `None` when null or beyond the stored segments.
+    pub fn segment(&self, i: usize) -> Option<&str> {
+        self.segments.get(i).and_then(|s| s.as_deref())
+    }
+
+    /// Appends the wire form: `UVarInt` count then one `VarStr` per segment.
+    pub fn write_to(&self, out: &mut Vec<u8>) -> Result<()> {
+        put_uvarint(out, self.segments.len() as u32);
+        for s in &self.segments {
+            put_var_bytes(out, s.as_deref().map(str::as_bytes))?;
+        }
+        Ok(())
+    }
+
+    /// Reads the wire form. A count of 0 gives the one-segment id `[""]` (as Java does);
+    /// trailing null segments (C++ may write them) are kept so the id reads back as stored.
+    pub fn read(c: &mut Cursor<'_>, max_segments: usize) -> Result<Self> {
+        let n = c.read_ucount("device id segments", max_segments)?;
+        if n == 0 {
+            return Ok(DeviceId {
+                segments: vec![Some(String::new())],
+            });
+        }
+        // Each segment takes at least one byte: check before allocating.
+        c.need("device id segments", n)?;
+        let mut segments = Vec::with_capacity(n);
+        for _ in 0..n {
+            segments.push(c.read_opt_var_str("device id segment")?.map(str::to_owned));
+        }
+        Ok(DeviceId { segments })
+    }
+
+    /// The same device with trailing null segments removed (what a writer stores).
+    pub fn normalized(&self) -> DeviceId {
+        let mut s = self.segments.clone();
+        while s.len() > 1 && s.last().is_some_and(|x| x.is_none()) {
+            s.pop();
+        }
+        DeviceId { segments: s }
+    }
+}
+
+impl fmt::Display for DeviceId {
+    /// Segments joined with `.`, a null segment written `null` (Java's `toString`, which is
+    /// also the Bloom filter key).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.segments.iter().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(s.as_deref().unwrap_or("null"))?;
+        }
+        Ok(())
+    }
+}
+
+impl Ord for DeviceId {
+    /// Java's order: segment by segment, null before any string, strings by UTF-16 code units,
+    /// and a prefix before the longer id.
+    fn cmp(&self, other: &Self) -> Ordering {
+        for (a, b) in self.segments.iter().zip(&other.segments) {
+            let o = match (a, b) {
+                (None, None) => Ordering::Equal,
+                (None, Some(_)) => Ordering::Less,
+                (Some(_), None) => Ordering::Greater,
+                (Some(a), Some(b)) => java_str_cmp(a, b),
+            };
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        self.segments.len().cmp(&other.segments.len())
+    }
+}
+
+impl PartialOrd for DeviceId {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Java's `String.compareTo`: UTF-16 code-unit order (differs from UTF-8 byte order only for
+/// supplementary characters against U+E000..U+FFFF).
+pub fn java_str_cmp(a: &str, b: &str) -> Ordering {
+    if a.is_ascii() || b.is_ascii() {
+        return a.as_bytes().cmp(b.as_bytes());
+    }
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// Splits a tree path on dots outside back-quotes; back-quotes are kept as written.
+fn split_path(path: &str) -> Result<Vec<String>> {
+    let mut nodes = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for ch in path.chars() {
+        match ch {
+            '`' => {
+                quoted = !quoted;
+                cur.push(ch);
+            }
+            '.' if !quoted => nodes.push(std::mem::take(&mut cur)),
+            _ => cur.push(ch),
+        }
+    }
+    nodes.push(cur);
+    if quoted || nodes.iter().any(String::is_empty) {
+        return Err(Error::invalid(format!(
+            "{path:?} is not a valid device path"
+        )));
+    }
+    Ok(nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dev(s: &[Option<&str>]) -> DeviceId {
+        DeviceId::new(s.iter().map(|x| x.map(String::from)).collect()).unwrap()
+    }
+
+    #[test]
+    fn trailing_nulls_trimmed_and_order_is_javas() {
+        assert_eq!(dev(&[Some("t"), Some("a"), None, None]).segments().len(), 2);
+        assert!(DeviceId::new(vec![None]).is_err());
+        let a = dev(&[Some("t"), None, Some("x")]);
+        let b = dev(&[Some("t"), Some(""), Some("a")]);
+        let c = dev(&[Some("t"), Some("a")]);
+        let d = dev(&[Some("t"), Some("a"), Some("b")]);
+        assert!(a < b && b < c && c < d);
+        // U+FFFD sorts before U+10000 in UTF-8 byte order but after it in UTF-16.
+        assert_eq!(java_str_cmp("\u{fffd}", "\u{10000}"), Ordering::Greater);
+    }
+
+    #[test]
+    fn tree_paths() {
+        let segs = |p: &str| DeviceId::from_tree_path(p).unwrap().to_string();
+        assert_eq!(segs("root.x"), "root.x");
+        assert_eq!(
+            DeviceId::from_tree_path("root.x").unwrap().segments().len(),
+            2
+        );
+        assert_eq!(
+            DeviceId::from_tree_path("root.a.b.c.d")
+                .unwrap()
+                .segments()
+                .len(),
+            3
+        );
+        assert_eq!(
+            DeviceId::from_tree_path("root.`a.b`.c")
+                .unwrap()
+                .table_name(),
+            "root.`a.b`"
+        );
+        assert!(DeviceId::from_tree_path("root..x").is_err());
+    }
+
+    #[test]
+    fn wire_round_trip_keeps_trailing_nulls_read_from_a_file() {
+        let bytes = [0x03, 0x02, b't', 0x01, 0x01];
+        let d = DeviceId::read(&mut Cursor::new(&bytes, 0), 100).unwrap();
+        assert_eq!(d.segments(), &[Some("t".to_string()), None, None]);
+        assert_eq!(d.normalized().segments().len(), 1);
+        assert!(DeviceId::read(&mut Cursor::new(&[0x05, 0x00], 0), 100).is_err());
+        assert!(DeviceId::read(&mut Cursor::new(&[0x05], 0), 3).is_err());
+    }
+}

@@ -1,0 +1,149 @@
+//! [`Values`]: a run of decoded values of one physical type, as pages decode into and page
+//! writers encode from. Byte strings are stored Arrow-style (one buffer plus offsets) so that
+//! columnar batches fall out of the read path without a copy per value.
+
+use crate::format::tsfile::{DataType, Physical};
+use crate::Result;
+
+/// Byte strings in one buffer: value `i` is `data[offsets[i]..offsets[i + 1]]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BinaryValues {
+    offsets: Vec<usize>,
+    data: Vec<u8>,
+}
+
+impl Default for BinaryValues {
+    fn default() -> Self {
+        BinaryValues {
+            offsets: vec![0],
+            data: Vec::new(),
+        }
+    }
+}
+
+impl BinaryValues {
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+    /// True when there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Value `i`, or `None` past the end.
+    pub fn get(&self, i: usize) -> Option<&[u8]> {
+        let (&a, &b) = (self.offsets.get(i)?, self.offsets.get(i + 1)?);
+        self.data.get(a..b)
+    }
+    /// Appends a value.
+    pub fn push(&mut self, v: &[u8]) {
+        self.data.extend_from_slice(v);
+        self.offsets.push(self.data.len());
+    }
+    /// The values in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
+        self.offsets
+            .windows(2)
+            .map(|w| self.data.get(w[0]..w[1]).unwrap_or_default())
+    }
+    /// All value bytes, back to back.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+    /// `len() + 1` offsets into [`data`](Self::data), starting at 0.
+    pub fn offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+    /// Removes every value, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.offsets.truncate(1);
+        self.data.clear();
+    }
+    /// Total bytes of all values.
+    pub fn data_len(&self) -> usize {
+        self.data.len()
+    }
+}
+
+impl<'a> FromIterator<&'a [u8]> for BinaryValues {
+    fn from_iter<I: IntoIterator<Item = &'a [u8]>>(iter: I) -> Self {
+        let mut b = BinaryValues::default();
+        for v in iter {
+            b.push(v);
+        }
+        b
+    }
+}
+
+/// Decoded values of one physical type (see [`Physical`]); DATE is `Int32`, TIMESTAMP and
+/// time columns are `Int64`, TEXT/STRING/BLOB are `Binary`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Values {
+    /// BOOLEAN.
+    Boolean(Vec<bool>),
+    /// INT32 and DATE.
+    Int32(Vec<i32>),
+    /// INT64, TIMESTAMP and time.
+    Int64(Vec<i64>),
+    /// FLOAT.
+    Float(Vec<f32>),
+    /// DOUBLE.
+    Double(Vec<f64>),
+    /// TEXT, STRING, BLOB, OBJECT.
+    Binary(BinaryValues),
+}
+
+impl Values {
+    /// An empty run for `physical`.
+    pub fn new(physical: Physical) -> Values {
+        match physical {
+            Physical::Boolean => Values::Boolean(Vec::new()),
+            Physical::Int32 => Values::Int32(Vec::new()),
+            Physical::Int64 => Values::Int64(Vec::new()),
+            Physical::Float => Values::Float(Vec::new()),
+            Physical::Double => Values::Double(Vec::new()),
+            Physical::Binary => Values::Binary(BinaryValues::default()),
+        }
+    }
+    /// An empty run for `data_type`.
+    pub fn for_type(data_type: DataType) -> Result<Values> {
+        Ok(Values::new(data_type.physical()?))
+    }
+    /// The physical type.
+    pub fn physical(&self) -> Physical {
+        match self {
+            Values::Boolean(_) => Physical::Boolean,
+            Values::Int32(_) => Physical::Int32,
+            Values::Int64(_) => Physical::Int64,
+            Values::Float(_) => Physical::Float,
+            Values::Double(_) => Physical::Double,
+            Values::Binary(_) => Physical::Binary,
+        }
+    }
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Boolean(v) => v.len(),
+            Values::Int32(v) => v.len(),
+            Values::Int64(v) => v.len(),
+            Values::Float(v) => v.len(),
+            Values::Double(v) => v.len(),
+            Values::Binary(v) => v.len(),
+        }
+    }
+    /// True when there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Removes every value, keeping the buffers.
+    pub fn clear(&mut self) {
+        match self {
+            Values::Boolean(v) => v.clear(),
+            Values::Int32(v) => v.clear(),
+            Values::Int64(v) => v.clear(),
+            Values::Float(v) => v.clear(),
+            Values::Double(v) => v.clear(),
+            Values::Binary(v) => v.clear(),
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! Apache TsFile v4 (TsFile 2.x): readers and writers for the table and tree models
+//! (`spec/tsfile.md`). The on-disk structures are in [`crate::format::tsfile`]; this module
+//! owns the value encodings ([`encoding`]), the decoded value runs ([`column`]), and — built on
+//! them — page and chunk decoding, the reader and the writer.
+
+pub mod column;
+pub mod encoding;
+
+pub use column::{BinaryValues, Values};
