@@ -3,7 +3,11 @@
 //! owns the value encodings ([`encoding`]), the decoded value runs ([`column`]), and — built on
 //! them — page and chunk decoding, the reader and the writer.
 
+pub mod batch;
 pub mod column;
 pub mod encoding;
+pub mod value;
 
+pub use batch::{Column, ColumnCursor, DeviceBatch};
 pub use column::{BinaryValues, Values};
+pub use value::{Value, ValueRef};
