@@ -5,8 +5,12 @@
 //! [`Cursor`](crate::format::Cursor) and serialises into a `Vec<u8>`; nothing here does I/O.
 
 pub mod device;
+pub mod headers;
+pub mod statistics;
 pub mod types;
 pub mod varint;
 
 pub use device::DeviceId;
+pub use headers::{ChunkHeader, ChunkKind, Marker, PageHeader};
+pub use statistics::{NumStats, StatValues, Statistics};
 pub use types::{ColumnCategory, Compression, DataType, Encoding, Physical};

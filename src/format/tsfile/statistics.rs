@@ -1,0 +1,486 @@
+//! [`Statistics`]: the per-page, per-chunk and per-series summary of TsFile v4
+//! (`spec/tsfile.md` §8.1) — its wire form for every data type, and the writer-side
+//! accumulation and merging rules of Java's `Statistics` classes.
+
+use super::types::DataType;
+use super::varint::{put_bytes32, put_uvarint};
+use crate::format::Cursor;
+use crate::tsfile::column::Values;
+use crate::{Error, Result};
+
+/// Count, time range and type-specific fields of a run of values.
+///
+/// ```
+/// use colfile::format::tsfile::{DataType, NumStats, Statistics, StatValues};
+/// use colfile::tsfile::Values;
+/// let mut s = Statistics::new(DataType::Int32);
+/// s.update_values(&[10, 20, 30], &Values::Int32(vec![5, -1, 7]))?;
+/// assert_eq!((s.count, s.start_time, s.end_time), (3, 10, 30));
+/// assert_eq!(s.values, StatValues::Int32(NumStats { min: -1, max: 7, first: 5, last: 7, sum: 11 }));
+///
+/// let mut bytes = Vec::new();
+/// s.write_to(&mut bytes)?;
+/// let back = Statistics::read(&mut colfile::format::Cursor::new(&bytes, 0), DataType::Int32)?;
+/// assert_eq!(back, s);
+/// # Ok::<(), colfile::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statistics {
+    /// Number of non-null values (or timestamps, for time statistics); a `UVarInt` of a Java `int`.
+    pub count: u32,
+    /// Smallest timestamp covered (`i64::MAX` when empty).
+    pub start_time: i64,
+    /// Largest timestamp covered (`i64::MIN` when empty).
+    pub end_time: i64,
+    /// The type-specific fields.
+    pub values: StatValues,
+}
+
+/// The type-specific part of [`Statistics`], in wire order of each variant's fields.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StatValues {
+    /// BOOLEAN: first, last, and the number of `true` values.
+    Boolean {
+        /// Value at the smallest time.
+        first: bool,
+        /// Value at the largest time.
+        last: bool,
+        /// Number of `true` values.
+        sum: i64,
+    },
+    /// INT32 and DATE: the sum is exact.
+    Int32(NumStats<i32, i64>),
+    /// INT64 and TIMESTAMP: the sum is a `double`, accumulated in value order.
+    Int64(NumStats<i64, f64>),
+    /// FLOAT: the sum is a `double`.
+    Float(NumStats<f32, f64>),
+    /// DOUBLE.
+    Double(NumStats<f64, f64>),
+    /// TEXT: first and last only.
+    Text {
+        /// Value at the smallest time.
+        first: Vec<u8>,
+        /// Value at the largest time.
+        last: Vec<u8>,
+    },
+    /// STRING: first, last, and min/max in unsigned byte order.
+    String {
+        /// Value at the smallest time.
+        first: Vec<u8>,
+        /// Value at the largest time.
+        last: Vec<u8>,
+        /// Smallest value (unsigned byte order).
+        min: Vec<u8>,
+        /// Largest value (unsigned byte order).
+        max: Vec<u8>,
+    },
+    /// BLOB, OBJECT and VECTOR (time) statistics: nothing beyond count and times.
+    None,
+}
+
+/// The numeric statistics fields, in wire order: min, max, first, last, sum.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct NumStats<T, S> {
+    /// Smallest value (IEEE `<` for floats, so a leading NaN sticks).
+    pub min: T,
+    /// Largest value (IEEE `>`).
+    pub max: T,
+    /// Value at the smallest time.
+    pub first: T,
+    /// Value at the largest time.
+    pub last: T,
+    /// Sum of the values.
+    pub sum: S,
+}
+
+/// A fixed-width big-endian number of the statistics wire form.
+trait Wire: Copy + PartialOrd + Default {
+    fn read(c: &mut Cursor<'_>) -> Result<Self>;
+    fn put(self, out: &mut Vec<u8>);
+}
+
+macro_rules! wire {
+    ($t:ty, $read:ident, $bits:expr) => {
+        impl Wire for $t {
+            fn read(c: &mut Cursor<'_>) -> Result<Self> {
+                c.$read()
+            }
+            fn put(self, out: &mut Vec<u8>) {
+                #[allow(clippy::redundant_closure_call)]
+                out.extend_from_slice(&($bits)(self).to_be_bytes());
+            }
+        }
+    };
+}
+wire!(i32, read_i32_be, |v: i32| v);
+wire!(i64, read_i64_be, |v: i64| v);
+// Java's floatToIntBits/doubleToLongBits: every NaN is written in canonical form.
+wire!(f32, read_f32_be, |v: f32| if v.is_nan() {
+    0x7fc0_0000
+} else {
+    v.to_bits()
+});
+wire!(f64, read_f64_be, |v: f64| if v.is_nan() {
+    0x7ff8_0000_0000_0000
+} else {
+    v.to_bits()
+});
+
+// The methods are private; the bound names a private trait on purpose.
+#[allow(private_bounds)]
+impl<T: Wire, S: Wire + std::ops::AddAssign> NumStats<T, S> {
+    fn read(c: &mut Cursor<'_>) -> Result<Self> {
+        Ok(NumStats {
+            min: T::read(c)?,
+            max: T::read(c)?,
+            first: T::read(c)?,
+            last: T::read(c)?,
+            sum: S::read(c)?,
+        })
+    }
+
+    fn put(&self, out: &mut Vec<u8>) {
+        for v in [self.min, self.max, self.first, self.last] {
+            v.put(out);
+        }
+        self.sum.put(out);
+    }
+
+    /// Java page-writer accumulation; `empty` when nothing was counted before `v`.
+    fn accumulate(&mut self, v: &[T], mut empty: bool, widen: impl Fn(T) -> S) {
+        for &x in v {
+            if empty {
+                *self = NumStats {
+                    min: x,
+                    max: x,
+                    first: x,
+                    last: x,
+                    sum: widen(x),
+                };
+                empty = false;
+                continue;
+            }
+            if x < self.min {
+                self.min = x;
+            }
+            if x > self.max {
+                self.max = x;
+            }
+            self.last = x;
+            self.sum += widen(x);
+        }
+    }
+
+    fn merge(&mut self, o: &Self, take_first: bool, take_last: bool) {
+        if o.min < self.min {
+            self.min = o.min;
+        }
+        if o.max > self.max {
+            self.max = o.max;
+        }
+        self.sum += o.sum;
+        if take_first {
+            self.first = o.first;
+        }
+        if take_last {
+            self.last = o.last;
+        }
+    }
+}
+
+impl StatValues {
+    /// The zero fields of an empty statistics object of `data_type`, as Java serialises them.
+    pub fn empty(data_type: DataType) -> StatValues {
+        match data_type {
+            DataType::Boolean => StatValues::Boolean {
+                first: false,
+                last: false,
+                sum: 0,
+            },
+            DataType::Int32 | DataType::Date => StatValues::Int32(NumStats::default()),
+            DataType::Int64 | DataType::Timestamp => StatValues::Int64(NumStats::default()),
+            DataType::Float => StatValues::Float(NumStats::default()),
+            DataType::Double => StatValues::Double(NumStats::default()),
+            DataType::Text => StatValues::Text {
+                first: Vec::new(),
+                last: Vec::new(),
+            },
+            DataType::String => StatValues::String {
+                first: Vec::new(),
+                last: Vec::new(),
+                min: Vec::new(),
+                max: Vec::new(),
+            },
+            _ => StatValues::None,
+        }
+    }
+}
+
+impl Statistics {
+    /// Empty statistics: count 0, start `i64::MAX`, end `i64::MIN`, zero fields.
+    pub fn new(data_type: DataType) -> Statistics {
+        Statistics {
+            count: 0,
+            start_time: i64::MAX,
+            end_time: i64::MIN,
+            values: StatValues::empty(data_type),
+        }
+    }
+
+    /// True when no value has been counted.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Parses statistics of `data_type` (`UNKNOWN` is an error).
+    pub fn read(c: &mut Cursor<'_>, data_type: DataType) -> Result<Statistics> {
+        let at = c.offset();
+        if data_type == DataType::Unknown {
+            return Err(Error::corrupt("tsfile", "statistics of data type UNKNOWN").at_offset(at));
+        }
+        let count = c.read_uvarint()?;
+        let start_time = c.read_i64_be()?;
+        let end_time = c.read_i64_be()?;
+        let values = match StatValues::empty(data_type) {
+            StatValues::Boolean { .. } => StatValues::Boolean {
+                first: c.read_bool()?,
+                last: c.read_bool()?,
+                sum: c.read_i64_be()?,
+            },
+            StatValues::Int32(_) => StatValues::Int32(NumStats::read(c)?),
+            StatValues::Int64(_) => StatValues::Int64(NumStats::read(c)?),
+            StatValues::Float(_) => StatValues::Float(NumStats::read(c)?),
+            StatValues::Double(_) => StatValues::Double(NumStats::read(c)?),
+            StatValues::Text { .. } => StatValues::Text {
+                first: read_binary(c)?,
+                last: read_binary(c)?,
+            },
+            StatValues::String { .. } => StatValues::String {
+                first: read_binary(c)?,
+                last: read_binary(c)?,
+                min: read_binary(c)?,
+                max: read_binary(c)?,
+            },
+            StatValues::None => StatValues::None,
+        };
+        Ok(Statistics {
+            count,
+            start_time,
+            end_time,
+            values,
+        })
+    }
+
+    /// Appends the wire form. Errors only for a binary field of 2 GiB or more.
+    pub fn write_to(&self, out: &mut Vec<u8>) -> Result<()> {
+        put_uvarint(out, self.count);
+        out.extend_from_slice(&self.start_time.to_be_bytes());
+        out.extend_from_slice(&self.end_time.to_be_bytes());
+        match &self.values {
+            StatValues::Boolean { first, last, sum } => {
+                out.push(*first as u8);
+                out.push(*last as u8);
+                out.extend_from_slice(&sum.to_be_bytes());
+            }
+            StatValues::Int32(n) => n.put(out),
+            StatValues::Int64(n) => n.put(out),
+            StatValues::Float(n) => n.put(out),
+            StatValues::Double(n) => n.put(out),
+            StatValues::Text { first, last } => {
+                put_bytes32(out, first)?;
+                put_bytes32(out, last)?;
+            }
+            StatValues::String {
+                first,
+                last,
+                min,
+                max,
+            } => {
+                for v in [first, last, min, max] {
+                    put_bytes32(out, v)?;
+                }
+            }
+            StatValues::None => {}
+        }
+        Ok(())
+    }
+
+    /// Counts timestamps (time-column and VECTOR statistics, or just the time part of any).
+    pub fn update_times(&mut self, times: &[i64]) {
+        for &t in times {
+            self.add_time(t);
+        }
+    }
+
+    fn add_time(&mut self, t: i64) {
+        if t < self.start_time {
+            self.start_time = t;
+        }
+        if t > self.end_time {
+            self.end_time = t;
+        }
+        self.count = self.count.wrapping_add(1);
+    }
+
+    /// Adds non-null values with their timestamps (in time order), as Java's page writers do:
+    /// the first value initialises every field, later ones update min/max with IEEE `<`/`>`
+    /// (so a leading NaN sticks), replace `last`, and add to the sum in value order.
+    ///
+    /// Errors: `times` and `values` differ in length, or `values` is of another type.
+    pub fn update_values(&mut self, times: &[i64], values: &Values) -> Result<()> {
+        if times.len() != values.len() {
+            return Err(Error::invalid(format!(
+                "{} timestamps for {} values",
+                times.len(),
+                values.len()
+            )));
+        }
+        let empty = self.count == 0;
+        match (&mut self.values, values) {
+            (StatValues::None, _) => {}
+            (StatValues::Boolean { first, last, sum }, Values::Boolean(v)) => {
+                for (i, &x) in v.iter().enumerate() {
+                    if empty && i == 0 {
+                        (*first, *sum) = (x, 0);
+                    }
+                    *last = x;
+                    *sum += x as i64;
+                }
+            }
+            (StatValues::Int32(n), Values::Int32(v)) => n.accumulate(v, empty, i64::from),
+            (StatValues::Int64(n), Values::Int64(v)) => n.accumulate(v, empty, |x| x as f64),
+            (StatValues::Float(n), Values::Float(v)) => n.accumulate(v, empty, f64::from),
+            (StatValues::Double(n), Values::Double(v)) => n.accumulate(v, empty, |x| x),
+            (StatValues::Text { first, last }, Values::Binary(v)) => {
+                for (i, x) in v.iter().enumerate() {
+                    if empty && i == 0 {
+                        *first = x.to_vec();
+                    }
+                    *last = x.to_vec();
+                }
+            }
+            (
+                StatValues::String {
+                    first,
+                    last,
+                    min,
+                    max,
+                },
+                Values::Binary(v),
+            ) => {
+                for (i, x) in v.iter().enumerate() {
+                    if empty && i == 0 {
+                        *first = x.to_vec();
+                        *min = x.to_vec();
+                        *max = x.to_vec();
+                    } else {
+                        if x < min.as_slice() {
+                            *min = x.to_vec();
+                        }
+                        if x > max.as_slice() {
+                            *max = x.to_vec();
+                        }
+                    }
+                    *last = x.to_vec();
+                }
+            }
+            (_, v) => {
+                return Err(Error::invalid(format!(
+                    "{:?} values do not match these statistics",
+                    v.physical()
+                )))
+            }
+        }
+        self.update_times(times);
+        Ok(())
+    }
+
+    /// Merges `other` into `self` (Java `mergeStatistics`): an empty `other` changes nothing;
+    /// `first` comes from whichever starts no later, `last` from whichever ends no earlier.
+    ///
+    /// Errors: the two are of different types.
+    pub fn merge(&mut self, other: &Statistics) -> Result<()> {
+        if std::mem::discriminant(&self.values) != std::mem::discriminant(&other.values) {
+            return Err(Error::invalid(
+                "cannot merge statistics of different data types",
+            ));
+        }
+        if other.is_empty() {
+            return Ok(());
+        }
+        if self.is_empty() {
+            *self = other.clone();
+            return Ok(());
+        }
+        let take_first = other.start_time <= self.start_time;
+        let take_last = other.end_time >= self.end_time;
+        self.start_time = self.start_time.min(other.start_time);
+        self.end_time = self.end_time.max(other.end_time);
+        self.count = self.count.wrapping_add(other.count);
+        merge_values(&mut self.values, &other.values, take_first, take_last);
+        Ok(())
+    }
+}
+
+/// Field-wise merge of two same-typed value summaries (both non-empty).
+fn merge_values(a: &mut StatValues, b: &StatValues, take_first: bool, take_last: bool) {
+    let pick = |dst: &mut Vec<u8>, src: &Vec<u8>, take: bool| {
+        if take {
+            dst.clone_from(src);
+        }
+    };
+    use StatValues as S;
+    match (a, b) {
+        (
+            S::Boolean { first, last, sum },
+            S::Boolean {
+                first: f,
+                last: l,
+                sum: n,
+            },
+        ) => {
+            *sum += *n;
+            if take_first {
+                *first = *f;
+            }
+            if take_last {
+                *last = *l;
+            }
+        }
+        (S::Int32(a), S::Int32(b)) => a.merge(b, take_first, take_last),
+        (S::Int64(a), S::Int64(b)) => a.merge(b, take_first, take_last),
+        (S::Float(a), S::Float(b)) => a.merge(b, take_first, take_last),
+        (S::Double(a), S::Double(b)) => a.merge(b, take_first, take_last),
+        (S::Text { first, last }, S::Text { first: f, last: l }) => {
+            pick(first, f, take_first);
+            pick(last, l, take_last);
+        }
+        (
+            S::String {
+                first,
+                last,
+                min,
+                max,
+            },
+            S::String {
+                first: f,
+                last: l,
+                min: lo,
+                max: hi,
+            },
+        ) => {
+            pick(min, lo, lo < min);
+            pick(max, hi, hi > max);
+            pick(first, f, take_first);
+            pick(last, l, take_last);
+        }
+        _ => {}
+    }
+}
+
+fn read_binary(c: &mut Cursor<'_>) -> Result<Vec<u8>> {
+    let at = c.offset();
+    c.read_bytes32("statistics value")?
+        .map(<[u8]>::to_vec)
+        .ok_or_else(|| Error::corrupt("tsfile", "null statistics value").at_offset(at))
+}
