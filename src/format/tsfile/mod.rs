@@ -4,13 +4,24 @@
 //! schemas, the footer and the Bloom filter. Each type parses itself from a
 //! [`Cursor`](crate::format::Cursor) and serialises into a `Vec<u8>`; nothing here does I/O.
 
+pub mod bloom;
 pub mod device;
+pub mod footer;
 pub mod headers;
+pub mod index;
+pub mod schema;
 pub mod statistics;
 pub mod types;
 pub mod varint;
 
+pub use bloom::BloomFilter;
 pub use device::DeviceId;
+pub use footer::TsFileMetadata;
 pub use headers::{ChunkHeader, ChunkKind, Marker, PageHeader};
+pub use index::{
+    ChunkMetadata, DeviceEntry, MeasurementEntry, MetadataIndexNode, NodeEntries, NodeType,
+    TimeseriesMetadata,
+};
+pub use schema::{MeasurementSchema, TableColumn, TableSchema};
 pub use statistics::{NumStats, StatValues, Statistics};
 pub use types::{ColumnCategory, Compression, DataType, Encoding, Physical};
