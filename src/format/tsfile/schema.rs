@@ -206,3 +206,57 @@ pub(crate) fn read_var_name(
     let s = c.read_var_str(what)?;
     check_len(s, what, at, limits)
 }
+
+impl MeasurementSchema {
+    /// A column schema without properties.
+    pub fn new(
+        name: &str,
+        data_type: DataType,
+        encoding: Encoding,
+        compression: Compression,
+    ) -> Self {
+        MeasurementSchema {
+            name: name.to_owned(),
+            data_type,
+            encoding,
+            compression,
+            props: Vec::new(),
+        }
+    }
+
+    /// The value of property `key` (e.g. `max_point_number`).
+    pub fn property(&self, key: &str) -> Option<&str> {
+        self.props
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl TableColumn {
+    /// A column with PLAIN encoding and LZ4 compression; set `schema.encoding` and
+    /// `schema.compression` to choose others.
+    pub fn new(name: &str, data_type: DataType, category: ColumnCategory) -> Self {
+        TableColumn {
+            schema: MeasurementSchema::new(name, data_type, Encoding::Plain, Compression::Lz4),
+            category,
+        }
+    }
+
+    /// Sets the encoding and compression.
+    pub fn with_codec(mut self, encoding: Encoding, compression: Compression) -> Self {
+        self.schema.encoding = encoding;
+        self.schema.compression = compression;
+        self
+    }
+}
+
+impl TableSchema {
+    /// A table from its name and columns in schema order.
+    pub fn new(name: &str, columns: Vec<TableColumn>) -> Self {
+        TableSchema {
+            name: name.to_owned(),
+            columns,
+        }
+    }
+}
