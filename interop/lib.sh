@@ -4,32 +4,37 @@
 #     into target/rcoracle; its build.sh installs pyspark with pip if missing);
 #   * colfile in release mode (INTEROP_SKIP_BUILD=1 uses target/release/colfile as it is).
 # Env: RCORACLE_DIR, RCORACLE_BUILD, PYTHON.
+# INTEROP_NO_RCORACLE=1 (set by the TsFile scripts, which bring their own oracle) skips the
+# rcoracle part: then only ROOT, PY and COLFILE are set.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PYTHONDONTWRITEBYTECODE=1
 PY="${PYTHON:-python3}"
-ORACLE_DIR="${RCORACLE_DIR:-$ROOT/../shared/oracles/rcfile}"
-export RCORACLE_BUILD="${RCORACLE_BUILD:-$ROOT/target/rcoracle}"
-ORACLE="$ORACLE_DIR/rcoracle"
 
-if [ ! -x "$ORACLE" ]; then
-  echo "interop: rcoracle not found at $ORACLE_DIR (expected ../shared/oracles/rcfile beside the repo)" >&2
-  exit 2
-fi
+if [ "${INTEROP_NO_RCORACLE:-0}" != 1 ]; then
+  ORACLE_DIR="${RCORACLE_DIR:-$ROOT/../shared/oracles/rcfile}"
+  export RCORACLE_BUILD="${RCORACLE_BUILD:-$ROOT/target/rcoracle}"
+  ORACLE="$ORACLE_DIR/rcoracle"
 
-# the oracle: (re)build when missing, unusable, or older than its source
-_oracle_ok() {
-  [ -f "$RCORACLE_BUILD/classpath" ] && [ -f "$RCORACLE_BUILD/rcoracle.jar" ] &&
-    [ ! "$ORACLE_DIR/src/RcOracle.java" -nt "$RCORACLE_BUILD/rcoracle.jar" ] &&
-    "$ORACLE" version >/dev/null 2>&1
-}
-if ! _oracle_ok; then
-  echo "interop: building rcoracle into ${RCORACLE_BUILD#"$ROOT"/}" >&2
-  mkdir -p "$(dirname "$RCORACLE_BUILD")"
-  PYTHON="$PY" "$ORACLE_DIR/build.sh"
+  if [ ! -x "$ORACLE" ]; then
+    echo "interop: rcoracle not found at $ORACLE_DIR (expected ../shared/oracles/rcfile beside the repo)" >&2
+    exit 2
+  fi
+
+  # the oracle: (re)build when missing, unusable, or older than its source
+  _oracle_ok() {
+    [ -f "$RCORACLE_BUILD/classpath" ] && [ -f "$RCORACLE_BUILD/rcoracle.jar" ] &&
+      [ ! "$ORACLE_DIR/src/RcOracle.java" -nt "$RCORACLE_BUILD/rcoracle.jar" ] &&
+      "$ORACLE" version >/dev/null 2>&1
+  }
+  if ! _oracle_ok; then
+    echo "interop: building rcoracle into ${RCORACLE_BUILD#"$ROOT"/}" >&2
+    mkdir -p "$(dirname "$RCORACLE_BUILD")"
+    PYTHON="$PY" "$ORACLE_DIR/build.sh"
+  fi
+  echo "# oracle: $("$ORACLE" version)"
 fi
-echo "# oracle: $("$ORACLE" version)"
 
 if [ "${INTEROP_SKIP_BUILD:-0}" != 1 ]; then
   cargo build --release --quiet --bin colfile
