@@ -5,10 +5,34 @@
 //! This issue's set: PLAIN, TS_2DIFF (integers, and FLOAT/DOUBLE through Java's
 //! `FloatEncoder` wrapper), RLE (integers, BOOLEAN, and the FLOAT/DOUBLE wrapper), GORILLA
 //! and DICTIONARY. Others give [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported).
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `bits` | MSB-first bit writer/reader and fixed-width unpacking |
+//! | `word` | the `i32`/`i64` widths the integer encodings are generic over |
+//! | `plain` | PLAIN |
+//! | `ts2diff` | TS_2DIFF for integers |
+//! | `rle` | RLE for integers and BOOLEAN |
+//! | `float_wrapper` | FLOAT/DOUBLE under TS_2DIFF and RLE |
+//! | `gorilla` | GORILLA v2 |
+//! | `dictionary` | DICTIONARY |
+//!
+//! Bytes written equal Java's, except that TS_2DIFF padding bits are always zero (Java may
+//! leave stale bits there; readers ignore them).
+
+mod bits;
+mod dictionary;
+mod float_wrapper;
+mod gorilla;
+mod plain;
+mod rle;
+mod ts2diff;
+mod word;
 
 use super::column::Values;
-use crate::format::tsfile::{DataType, Encoding};
+use crate::format::tsfile::{DataType, Encoding, Physical};
 use crate::{Error, Result};
+use gorilla::Mode;
 
 /// Parameters that change how values are encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,16 +52,84 @@ impl Default for EncodeOptions {
 }
 
 /// Whether `encoding` can encode and decode `data_type` here.
+///
+/// PLAIN: every type but UNKNOWN. TS_2DIFF, RLE and GORILLA: INT32, DATE, INT64,
+/// TIMESTAMP, VECTOR (time), FLOAT and DOUBLE; RLE also BOOLEAN. DICTIONARY: TEXT, STRING
+/// and BLOB.
+///
+/// ```
+/// use colfile::format::tsfile::{DataType, Encoding};
+/// use colfile::tsfile::encoding::supports;
+/// assert!(supports(Encoding::Rle, DataType::Boolean));
+/// assert!(!supports(Encoding::Gorilla, DataType::Text));
+/// ```
 pub fn supports(encoding: Encoding, data_type: DataType) -> bool {
-    let _ = (encoding, data_type);
-    false
+    use DataType as T;
+    let numeric = matches!(
+        data_type,
+        T::Int32 | T::Date | T::Int64 | T::Timestamp | T::Vector | T::Float | T::Double
+    );
+    match encoding {
+        Encoding::Plain => data_type.physical().is_ok(),
+        Encoding::Ts2Diff | Encoding::Gorilla => numeric,
+        Encoding::Rle => numeric || data_type == T::Boolean,
+        Encoding::Dictionary => matches!(data_type, T::Text | T::String | T::Blob),
+        _ => false,
+    }
+}
+
+fn check(encoding: Encoding, data_type: DataType, values: &Values, verb: &str) -> Result<()> {
+    if !supports(encoding, data_type) {
+        return Err(Error::unsupported(format!(
+            "{encoding} {verb} of {data_type}"
+        )));
+    }
+    let physical = data_type.physical()?;
+    if values.physical() != physical {
+        return Err(Error::invalid(format!(
+            "{data_type} values must be {physical:?}, not {:?}",
+            values.physical()
+        )));
+    }
+    Ok(())
+}
+
+/// The error for a stream that holds more than the caller's `max` values.
+fn limit_exceeded(encoding: &str, max: usize) -> Error {
+    Error::corrupt(
+        "tsfile",
+        format!("{encoding} stream holds more than the {max} values expected"),
+    )
+}
+
+/// GORILLA's end-of-page sentinel for a physical type.
+fn sentinel(physical: Physical) -> u64 {
+    match physical {
+        Physical::Int32 => 0x8000_0000,
+        Physical::Float => 0x7fc0_0000,
+        Physical::Double => 0x7ff8_0000_0000_0000,
+        _ => 0x8000_0000_0000_0000,
+    }
 }
 
 /// Appends the encoded stream of all of `values` (of `data_type`) to `out`.
 ///
 /// Errors: [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for a pair that
 /// [`supports`] refuses; [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument)
-/// when `values` is not of `data_type`'s physical type.
+/// when `values` is not of `data_type`'s physical type, or for GORILLA when a value equals
+/// the type's end-of-page sentinel (INT32 `i32::MIN`, INT64 `i64::MIN`, FLOAT NaN with bits
+/// `0x7fc00000`, DOUBLE NaN with bits `0x7ff8000000000000`); nothing is appended then.
+///
+/// ```
+/// use colfile::format::tsfile::{DataType, Encoding};
+/// use colfile::tsfile::encoding::{encode, EncodeOptions};
+/// use colfile::tsfile::Values;
+/// let mut out = Vec::new();
+/// let v = Values::Boolean(vec![false, true, false, true, false, true, false, true, false, true]);
+/// encode(Encoding::Rle, DataType::Boolean, &v, &EncodeOptions::default(), &mut out)?;
+/// assert_eq!(out, [0x05, 0x01, 0x05, 0x02, 0x55, 0x40]);
+/// # Ok::<(), colfile::Error>(())
+/// ```
 pub fn encode(
     encoding: Encoding,
     data_type: DataType,
@@ -45,10 +137,56 @@ pub fn encode(
     options: &EncodeOptions,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let _ = (values, options, out);
-    Err(Error::unsupported(format!(
-        "{encoding} encoding of {data_type}"
-    )))
+    check(encoding, data_type, values, "encoding")?;
+    let mpn = options.max_point_number;
+    let s = sentinel(values.physical());
+    match (encoding, values) {
+        (Encoding::Plain, v) => plain::encode(v, out)?,
+        (Encoding::Dictionary, Values::Binary(v)) => dictionary::encode(v, out)?,
+        (Encoding::Ts2Diff, Values::Int32(v)) => ts2diff::encode(v, out),
+        (Encoding::Ts2Diff, Values::Int64(v)) => ts2diff::encode(v, out),
+        (Encoding::Rle, Values::Int32(v)) => rle::encode(v, out),
+        (Encoding::Rle, Values::Int64(v)) => rle::encode(v, out),
+        (Encoding::Rle, Values::Boolean(v)) => {
+            rle::encode(&v.iter().map(|&b| b as i32).collect::<Vec<_>>(), out)
+        }
+        (_, Values::Float(v)) if encoding != Encoding::Gorilla => {
+            float_wrapper::encode(encoding, v, mpn, out)?
+        }
+        (_, Values::Double(v)) if encoding != Encoding::Gorilla => {
+            float_wrapper::encode(encoding, v, mpn, out)?
+        }
+        (_, Values::Int32(v)) => gorilla::encode::<32>(
+            v.iter().map(|&x| x as u32 as u64),
+            s,
+            |b| (b as u32 as i32).to_string(),
+            out,
+        )?,
+        (_, Values::Int64(v)) => gorilla::encode::<64>(
+            v.iter().map(|&x| x as u64),
+            s,
+            |b| (b as i64).to_string(),
+            out,
+        )?,
+        (_, Values::Float(v)) => gorilla::encode::<32>(
+            v.iter().map(|&x| x.to_bits() as u64),
+            s,
+            |b| format!("NaN with bits {b:#010x}"),
+            out,
+        )?,
+        (_, Values::Double(v)) => gorilla::encode::<64>(
+            v.iter().map(|&x| x.to_bits()),
+            s,
+            |b| format!("NaN with bits {b:#018x}"),
+            out,
+        )?,
+        _ => {
+            return Err(Error::unsupported(format!(
+                "{encoding} encoding of {data_type}"
+            )))
+        }
+    }
+    Ok(())
 }
 
 /// Decodes the whole stream `input` (of `data_type`), appending its values to `out`, which
@@ -56,6 +194,10 @@ pub fn encode(
 /// that holds more is [`ErrorKind::Corrupt`](crate::ErrorKind::Corrupt) (callers pass the
 /// count they expect, or a limit, so memory stays bounded). Errors carry the byte offset
 /// within `input`.
+///
+/// GORILLA streams end at the sentinel, as in Java, except that a sentinel followed by more
+/// than the final byte's bits is taken as a data value (the C++ writer stores such values);
+/// when the count is known, [`decode_exact`] reads it the way the C++ reader does.
 pub fn decode(
     encoding: Encoding,
     data_type: DataType,
@@ -63,8 +205,85 @@ pub fn decode(
     max_values: usize,
     out: &mut Values,
 ) -> Result<()> {
-    let _ = (input, max_values, out);
-    Err(Error::unsupported(format!(
-        "{encoding} decoding of {data_type}"
-    )))
+    decode_mode(encoding, data_type, input, Mode::UpTo(max_values), out)
+}
+
+/// Like [`decode`], but the stream must hold exactly `count` values (an aligned value page's
+/// set bitmap bits, or a non-aligned page's timestamps); fewer or more is
+/// [`ErrorKind::Corrupt`](crate::ErrorKind::Corrupt). For GORILLA this is count-driven like
+/// the C++ reader: values equal to the sentinel are kept as data.
+pub fn decode_exact(
+    encoding: Encoding,
+    data_type: DataType,
+    input: &[u8],
+    count: usize,
+    out: &mut Values,
+) -> Result<()> {
+    let before = out.len();
+    decode_mode(encoding, data_type, input, Mode::Exact(count), out)?;
+    let got = out.len() - before;
+    if got != count {
+        return Err(Error::corrupt(
+            "tsfile",
+            format!("{encoding} stream holds {got} values, {count} expected"),
+        )
+        .at_offset(0));
+    }
+    Ok(())
+}
+
+fn decode_mode(
+    encoding: Encoding,
+    data_type: DataType,
+    input: &[u8],
+    mode: Mode,
+    out: &mut Values,
+) -> Result<()> {
+    check(encoding, data_type, out, "decoding")?;
+    let (Mode::UpTo(max) | Mode::Exact(max)) = mode;
+    let s = sentinel(out.physical());
+    match (encoding, out) {
+        (Encoding::Plain, out) => plain::decode(input, max, out),
+        (Encoding::Dictionary, Values::Binary(out)) => dictionary::decode(input, max, out),
+        (Encoding::Ts2Diff, Values::Int32(out)) => ts2diff::decode(input, 0, max, out),
+        (Encoding::Ts2Diff, Values::Int64(out)) => ts2diff::decode(input, 0, max, out),
+        (Encoding::Rle, Values::Int32(out)) => rle::decode(input, 0, max, out),
+        (Encoding::Rle, Values::Int64(out)) => rle::decode(input, 0, max, out),
+        (Encoding::Rle, Values::Boolean(out)) => {
+            let mut ints: Vec<i32> = Vec::new();
+            rle::decode(input, 0, max, &mut ints)?;
+            out.extend(ints.iter().map(|&v| v != 0));
+            Ok(())
+        }
+        (Encoding::Gorilla, Values::Int32(out)) => {
+            gorilla::decode::<_, 32>(input, 0, mode, s, |b| b as u32 as i32, out)
+        }
+        (Encoding::Gorilla, Values::Int64(out)) => {
+            gorilla::decode::<_, 64>(input, 0, mode, s, |b| b as i64, out)
+        }
+        (Encoding::Gorilla, Values::Float(out)) => {
+            gorilla::decode::<_, 32>(input, 0, mode, s, |b| f32::from_bits(b as u32), out)
+        }
+        (Encoding::Gorilla, Values::Double(out)) => {
+            gorilla::decode::<_, 64>(input, 0, mode, s, f64::from_bits, out)
+        }
+        (_, Values::Float(out)) => float_wrapper::decode(encoding, input, max, out),
+        (_, Values::Double(out)) => float_wrapper::decode(encoding, input, max, out),
+        _ => Err(Error::unsupported(format!(
+            "{encoding} decoding of {data_type}"
+        ))),
+    }
+}
+
+/// Typed fast path: decodes a TS_2DIFF INT64/TIMESTAMP/time stream straight into `out`
+/// (same rules as [`decode`]), for page readers that keep a plain `Vec<i64>`.
+pub fn decode_ts2diff_i64(input: &[u8], max_values: usize, out: &mut Vec<i64>) -> Result<()> {
+    ts2diff::decode(input, 0, max_values, out)
+}
+
+/// Typed fast path: decodes a GORILLA DOUBLE stream straight into `out` (same rules as
+/// [`decode`]).
+pub fn decode_gorilla_f64(input: &[u8], max_values: usize, out: &mut Vec<f64>) -> Result<()> {
+    let s = sentinel(Physical::Double);
+    gorilla::decode::<_, 64>(input, 0, Mode::UpTo(max_values), s, f64::from_bits, out)
 }

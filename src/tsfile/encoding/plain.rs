@@ -1,0 +1,122 @@
+//! PLAIN (`spec/tsfile.md` §7.1): values one after another with no header or count.
+//! BOOLEAN is one byte, INT32/DATE a zigzag `VarInt`, INT64/TIMESTAMP/VECTOR an `int64` BE,
+//! FLOAT/DOUBLE IEEE BE (NaN written as Java's canonical NaN, `floatToIntBits`), and byte
+//! strings a `VarInt` length then the bytes.
+
+use super::limit_exceeded;
+use crate::format::tsfile::varint::{put_var_bytes, put_varint};
+use crate::format::Cursor;
+use crate::tsfile::column::Values;
+use crate::{Error, Result};
+
+/// Appends the PLAIN stream of `values`.
+pub(crate) fn encode(values: &Values, out: &mut Vec<u8>) -> Result<()> {
+    match values {
+        Values::Boolean(v) => out.extend(v.iter().map(|&b| b as u8)),
+        Values::Int32(v) => v.iter().for_each(|&x| put_varint(out, x)),
+        Values::Int64(v) => v
+            .iter()
+            .for_each(|x| out.extend_from_slice(&x.to_be_bytes())),
+        Values::Float(v) => v
+            .iter()
+            .for_each(|&x| out.extend_from_slice(&java_float_bits(x).to_be_bytes())),
+        Values::Double(v) => v
+            .iter()
+            .for_each(|&x| out.extend_from_slice(&java_double_bits(x).to_be_bytes())),
+        Values::Binary(v) => {
+            for b in v.iter() {
+                put_var_bytes(out, Some(b))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Java `Float.floatToIntBits`: the raw bits, with every NaN as `0x7fc00000`.
+pub(crate) fn java_float_bits(x: f32) -> u32 {
+    if x.is_nan() {
+        0x7fc0_0000
+    } else {
+        x.to_bits()
+    }
+}
+
+/// Java `Double.doubleToLongBits`: the raw bits, with every NaN as `0x7ff8000000000000`.
+pub(crate) fn java_double_bits(x: f64) -> u64 {
+    if x.is_nan() {
+        0x7ff8_0000_0000_0000
+    } else {
+        x.to_bits()
+    }
+}
+
+/// Decodes a whole PLAIN stream, appending to `out`; at most `max` values.
+pub(crate) fn decode(input: &[u8], max: usize, out: &mut Values) -> Result<()> {
+    match out {
+        Values::Boolean(v) => {
+            check_count(input.len(), max)?;
+            v.extend(input.iter().map(|&b| b != 0));
+        }
+        Values::Int32(v) => {
+            let mut c = Cursor::new(input, 0);
+            v.reserve(input.len().min(max));
+            let mut n = 0usize;
+            while !c.is_empty() {
+                if n == max {
+                    return Err(limit_exceeded("PLAIN", max).at_offset(c.offset()));
+                }
+                v.push(c.read_varint()?);
+                n += 1;
+            }
+        }
+        Values::Int64(v) => fixed(input, max, v, i64::from_be_bytes)?,
+        Values::Float(v) => fixed(input, max, v, |b| f32::from_bits(u32::from_be_bytes(b)))?,
+        Values::Double(v) => fixed(input, max, v, |b| f64::from_bits(u64::from_be_bytes(b)))?,
+        Values::Binary(v) => {
+            let mut c = Cursor::new(input, 0);
+            let mut n = 0usize;
+            while !c.is_empty() {
+                let at = c.offset();
+                if n == max {
+                    return Err(limit_exceeded("PLAIN", max).at_offset(at));
+                }
+                match c.read_var_bytes("PLAIN value")? {
+                    Some(b) => v.push(b),
+                    None => {
+                        return Err(
+                            Error::corrupt("tsfile", "PLAIN value has length -1").at_offset(at)
+                        )
+                    }
+                }
+                n += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_count(n: usize, max: usize) -> Result<()> {
+    if n > max {
+        Err(limit_exceeded("PLAIN", max).at_offset(0))
+    } else {
+        Ok(())
+    }
+}
+
+fn fixed<T, const N: usize>(
+    input: &[u8],
+    max: usize,
+    out: &mut Vec<T>,
+    conv: impl Fn([u8; N]) -> T,
+) -> Result<()> {
+    let chunks = input.chunks_exact(N);
+    let tail = chunks.remainder();
+    if !tail.is_empty() {
+        let at = (input.len() - tail.len()) as u64;
+        return Err(Error::truncated("PLAIN value", N as u64, tail.len() as u64).at_offset(at));
+    }
+    check_count(chunks.len(), max)?;
+    out.reserve(chunks.len());
+    out.extend(chunks.filter_map(|b| b.first_chunk::<N>().map(|&b| conv(b))));
+    Ok(())
+}

@@ -1,0 +1,93 @@
+//! TS_2DIFF for integers (`spec/tsfile.md` §7.2): blocks of up to 129 values, each a
+//! first value plus up to 128 deltas stored as `delta - min_delta`, bit-packed MSB-first.
+//!
+//! ```text
+//! Block := int32 n  int32 w  intW min_delta  intW first  packed[ceil(n*w/8)]
+//! ```
+//!
+//! The encoder is Java's `DeltaBinaryEncoder` (block size 128, `min_delta = MAX` for a
+//! single-value block). It writes zero padding bits; Java can leave stale bits from an
+//! earlier, longer block in the last byte's padding, which every reader ignores, so those
+//! padding bits are the one place our bytes may differ. The decoder accepts any block size
+//! and C++'s `min_delta = 0` single-value blocks, and loops over blocks while bytes remain.
+
+use super::bits::{unpacked, BitWriter};
+use super::limit_exceeded;
+use super::word::Word;
+use crate::format::Cursor;
+use crate::{Error, Result};
+
+/// Deltas per block (`TSFileConfig.deltaBlockSize`).
+pub(crate) const BLOCK_SIZE: usize = 128;
+
+/// Appends the TS_2DIFF stream of `values`.
+pub(crate) fn encode<T: Word>(values: &[T], out: &mut Vec<u8>) {
+    for block in values.chunks(BLOCK_SIZE + 1) {
+        encode_block(block, out);
+    }
+}
+
+fn encode_block<T: Word>(block: &[T], out: &mut Vec<u8>) {
+    let Some(&first) = block.first() else { return };
+    let deltas = || block.windows(2).map(|w| w[1].wrapping_sub(w[0]));
+    let min = deltas().min().unwrap_or(T::MAX);
+    let width = deltas()
+        .map(|d| d.wrapping_sub(min).bit_len())
+        .max()
+        .unwrap_or(0);
+    let n = block.len() - 1;
+    out.extend_from_slice(&(n as i32).to_be_bytes());
+    out.extend_from_slice(&(width as i32).to_be_bytes());
+    min.put_be(out);
+    first.put_be(out);
+    let mut w = BitWriter::new(out);
+    for d in deltas() {
+        w.put(d.wrapping_sub(min).to_bits(), width);
+    }
+    w.finish();
+}
+
+/// Decodes a whole TS_2DIFF stream of `input` (whose first byte is at offset `base`),
+/// appending to `out`; more than `max` values is an error.
+pub(crate) fn decode<T: Word>(input: &[u8], base: u64, max: usize, out: &mut Vec<T>) -> Result<()> {
+    let mut c = Cursor::new(input, base);
+    let mut left = max;
+    while !c.is_empty() {
+        let at = c.offset();
+        let n = c.read_i32_be()?;
+        let width = c.read_i32_be()?;
+        if n < 0 || !(0..=T::BITS as i32).contains(&width) {
+            return Err(Error::corrupt(
+                "tsfile",
+                format!("TS_2DIFF block of {n} deltas of width {width}"),
+            )
+            .at_offset(at));
+        }
+        let (n, width) = (n as usize, width as u32);
+        let min = T::read_be(&mut c)?;
+        let first = T::read_be(&mut c)?;
+        let packed = c.take(
+            "TS_2DIFF deltas",
+            (n as u64 * width as u64).div_ceil(8) as usize,
+        )?;
+        if n >= left {
+            return Err(limit_exceeded("TS_2DIFF", max).at_offset(at));
+        }
+        left -= n + 1;
+        out.reserve(n + 1);
+        out.push(first);
+        if width == 0 {
+            // Every delta is `min`: an arithmetic sequence (regular timestamps).
+            out.extend(
+                (1..=n).map(|i| first.wrapping_add(min.wrapping_mul(T::from_bits(i as u64)))),
+            );
+        } else {
+            let mut v = first;
+            out.extend(unpacked(packed, width, n).map(|d| {
+                v = v.wrapping_add(min).wrapping_add(T::from_bits(d));
+                v
+            }));
+        }
+    }
+    Ok(())
+}
