@@ -1,20 +1,31 @@
-//! Throughput of every RCFile codec on ~1 MiB buffers, compressing and decompressing, for
+//! Throughput of every RCFile codec, and of TsFile's xz (LZMA2, preset 6), on ~1 MiB buffers, compressing and decompressing, for
 //! text-like column data and for incompressible bytes. Figures are MB/s of plain data.
 //!
 //! `cargo bench --bench compress [-- <filter>]`, e.g. `-- decompress/text`.
 
-use colfile::compress::{Codec, HadoopCodec};
+use colfile::compress::{new_codec, Algorithm, Codec, Framing, HadoopCodec};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
 
 const SIZE: usize = 1 << 20;
 
-/// The codecs a writer would pick (`DeflateCodec` reads and writes like `DefaultCodec`).
-fn codecs() -> impl Iterator<Item = HadoopCodec> {
-    HadoopCodec::ALL
+/// The codecs a writer would pick (`DeflateCodec` reads and writes like `DefaultCodec`), by
+/// name, plus xz.
+fn codecs() -> Vec<(&'static str, Box<dyn Codec>)> {
+    let mut codecs: Vec<_> = HadoopCodec::ALL
         .into_iter()
         .filter(|c| *c != HadoopCodec::Deflate)
+        .map(|h| {
+            (
+                h.short_name(),
+                h.codec().unwrap_or_else(|e| panic!("{h:?}: {e}")),
+            )
+        })
+        .collect();
+    let xz = new_codec(Algorithm::Lzma2, Framing::Xz, None).expect("xz");
+    codecs.push(("xz", xz));
+    codecs
 }
 
 /// CSV-like rows, as a text-serde column buffer of a small table would hold.
@@ -70,11 +81,10 @@ fn bench_each(
         group.sample_size(10);
         group.warm_up_time(Duration::from_millis(500));
         group.measurement_time(Duration::from_secs(2));
-        for h in codecs() {
-            let mut codec = h.codec().unwrap_or_else(|e| panic!("{h:?}: {e}"));
+        for (codec_name, mut codec) in codecs() {
             let input = prepare(codec.as_mut(), &data);
             let mut out = Vec::with_capacity(2 * SIZE);
-            group.bench_function(h.short_name(), |b| {
+            group.bench_function(codec_name, |b| {
                 b.iter(|| {
                     out.clear();
                     run(codec.as_mut(), black_box(&input), &mut out);

@@ -115,7 +115,7 @@ impl StreamStep for Unbzip {
         self.run(|d| d.decompress(input, output))
     }
 
-    fn step_vec(&mut self, input: &[u8], output: &mut Vec<u8>) -> Result<Step> {
-        self.run(|d| d.decompress_vec(input, output))
+    fn step_vec(&mut self, input: &[u8], output: &mut Vec<u8>) -> Option<Result<Step>> {
+        Some(self.run(|d| d.decompress_vec(input, output)))
     }
 }

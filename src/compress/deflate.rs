@@ -178,8 +178,8 @@ impl StreamStep for Inflate<'_> {
         self.run(|d| d.decompress(input, output, FlushDecompress::None))
     }
 
-    fn step_vec(&mut self, input: &[u8], output: &mut Vec<u8>) -> Result<Step> {
-        self.run(|d| d.decompress_vec(input, output, FlushDecompress::None))
+    fn step_vec(&mut self, input: &[u8], output: &mut Vec<u8>) -> Option<Result<Step>> {
+        Some(self.run(|d| d.decompress_vec(input, output, FlushDecompress::None)))
     }
 }
 

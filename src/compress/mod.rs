@@ -12,6 +12,10 @@
 //! | `ZStandardCodec` | Zstd | [`Framing::ZstdFrame`]: one zstd frame, level 3 |
 //! | `BZip2Codec` | Bzip2 | [`Framing::Bzip2Stream`]: one standard `BZh9` stream |
 //!
+//! TsFile pages (`spec/tsfile.md` §6.4) use the bare blocks ([`Framing::Raw`] Snappy and LZ4),
+//! gzip members, zstd frames and LZMA2 in an .xz container ([`Framing::Xz`], preset 6, CRC64);
+//! `crate::tsfile::compression` maps its compression types to these codecs.
+//!
 //! Writers produce exactly the structure Hadoop produces. Readers are liberal, as Hive, Trino and
 //! Impala are: concatenated zlib streams, gzip members and zstd frames, skippable zstd frames,
 //! gzip header extras, bzip2 streams without their leading `BZ`, empty Hadoop blocks and several
@@ -27,7 +31,7 @@
 //! and corruption that lengthens the output is caught; whatever follows it (more members, empty
 //! Hadoop blocks, padding) is ignored, as every reference reader ignores it.
 //!
-//! Each backend is behind a cargo feature (`deflate`, `snappy`, `lz4`, `zstd`, `bzip2`); asking
+//! Each backend is behind a cargo feature (`deflate`, `snappy`, `lz4`, `zstd`, `bzip2`, `lzma2`); asking
 //! for a codec whose feature is off gives [`ErrorKind::CodecDisabled`].
 //!
 //! Errors carry no location: the caller knows which file offset, row group and column the
@@ -46,7 +50,12 @@ mod deflate;
 mod hadoop_block;
 #[cfg(feature = "lz4")]
 mod lz4;
-#[cfg(any(feature = "deflate", feature = "zstd", feature = "bzip2"))]
+#[cfg(any(
+    feature = "deflate",
+    feature = "zstd",
+    feature = "bzip2",
+    feature = "lzma2"
+))]
 mod pump;
 #[cfg(feature = "snappy")]
 mod snappy;
@@ -55,9 +64,12 @@ mod snappy;
     feature = "snappy",
     feature = "lz4",
     feature = "zstd",
-    feature = "bzip2"
+    feature = "bzip2",
+    feature = "lzma2"
 ))]
 mod stream;
+#[cfg(feature = "lzma2")]
+mod xz;
 #[cfg(feature = "zstd")]
 mod zstd;
 
@@ -75,11 +87,13 @@ pub enum Algorithm {
     Zstd,
     /// bzip2.
     Bzip2,
+    /// LZMA2 (the LZMA variant of the .xz format), inside an .xz container.
+    Lzma2,
 }
 
 impl Algorithm {
     /// Lower-case name, as used in error messages and by the cargo feature of the same name
-    /// (`deflate`, `snappy`, `lz4`, `zstd`, `bzip2`).
+    /// (`deflate`, `snappy`, `lz4`, `zstd`, `bzip2`, `lzma2`).
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Deflate => "deflate",
@@ -87,6 +101,7 @@ impl Algorithm {
             Algorithm::Lz4 => "lz4",
             Algorithm::Zstd => "zstd",
             Algorithm::Bzip2 => "bzip2",
+            Algorithm::Lzma2 => "lzma2",
         }
     }
 }
@@ -108,6 +123,8 @@ pub enum Framing {
     ZstdFrame,
     /// A standard bzip2 stream (`BZh` + level digit, blocks, end-of-stream marker).
     Bzip2Stream,
+    /// An .xz stream: the header `fd 37 7a 58 5a 00`, blocks, an index and a footer.
+    Xz,
 }
 
 /// A compressor and decompressor for one algorithm in one framing.
@@ -155,7 +172,7 @@ pub trait Codec: Send + std::fmt::Debug {
     /// Speed: when `out`'s spare capacity is no more than `expected_len` (a new `Vec`, or one
     /// made with `Vec::with_capacity(out.len() + expected_len)`), zlib, gzip, zstd and bzip2
     /// write straight into it; otherwise the output window is zeroed first (about 20 µs per
-    /// MiB), as it always is for Snappy and LZ4.
+    /// MiB), as it always is for Snappy, LZ4 and xz.
     fn decompress(&mut self, input: &[u8], out: &mut Vec<u8>, expected_len: usize) -> Result<()>;
 }
 
@@ -316,7 +333,8 @@ impl HadoopCodec {
 ///
 /// Besides the Hadoop pairs of [`HadoopCodec`], this gives the bare blocks that other formats
 /// use: Snappy and LZ4 with [`Framing::Raw`] (one raw block; decompression needs the block to
-/// decode to exactly the expected length) and Deflate with [`Framing::Gzip`].
+/// decode to exactly the expected length), Deflate with [`Framing::Gzip`] and LZMA2 with
+/// [`Framing::Xz`] (levels 0–9, the xz presets; default 6).
 ///
 /// Errors: [`ErrorKind::Unsupported`] for a pair that no format uses (e.g. zstd in Hadoop
 /// block framing), plus those of [`HadoopCodec::codec_with_level`].
@@ -377,6 +395,13 @@ pub fn new_codec(
             #[cfg(feature = "bzip2")]
             return Ok(Box::new(bzip2::Bzip2Codec::new(level)?));
         }
+        Algorithm::Lzma2 => {
+            if framing != Framing::Xz {
+                return unsupported();
+            }
+            #[cfg(feature = "lzma2")]
+            return Ok(Box::new(xz::XzCodec::new(level)?));
+        }
     }
     #[allow(unreachable_code)]
     Err(Error::new(ErrorKind::CodecDisabled {
@@ -386,7 +411,12 @@ pub fn new_codec(
 }
 
 /// Checks a caller's level against `range`, or takes `default` for `None`.
-#[cfg(any(feature = "deflate", feature = "zstd", feature = "bzip2"))]
+#[cfg(any(
+    feature = "deflate",
+    feature = "zstd",
+    feature = "bzip2",
+    feature = "lzma2"
+))]
 fn check_level(
     name: &str,
     level: Option<i32>,
@@ -410,25 +440,30 @@ mod tests {
 
     #[test]
     fn codecs_follow_their_features() {
-        for codec in HadoopCodec::ALL {
-            let enabled = match codec.algorithm() {
+        let hadoop = HadoopCodec::ALL.map(|c| (c.algorithm(), c.framing()));
+        let others = [
+            (Algorithm::Snappy, Framing::Raw),
+            (Algorithm::Lz4, Framing::Raw),
+            (Algorithm::Deflate, Framing::Gzip),
+            (Algorithm::Lzma2, Framing::Xz),
+        ];
+        for (algorithm, framing) in hadoop.into_iter().chain(others) {
+            let enabled = match algorithm {
                 Algorithm::Deflate => cfg!(feature = "deflate"),
                 Algorithm::Snappy => cfg!(feature = "snappy"),
                 Algorithm::Lz4 => cfg!(feature = "lz4"),
                 Algorithm::Zstd => cfg!(feature = "zstd"),
                 Algorithm::Bzip2 => cfg!(feature = "bzip2"),
+                Algorithm::Lzma2 => cfg!(feature = "lzma2"),
             };
-            match codec.codec() {
+            match new_codec(algorithm, framing, None) {
                 Ok(c) => {
-                    assert!(enabled, "{codec:?}");
-                    assert_eq!(
-                        (c.algorithm(), c.framing()),
-                        (codec.algorithm(), codec.framing())
-                    );
+                    assert!(enabled, "{algorithm:?}");
+                    assert_eq!((c.algorithm(), c.framing()), (algorithm, framing));
                 }
                 Err(e) => {
-                    assert!(!enabled, "{codec:?}: {e}");
-                    let name = codec.algorithm().name();
+                    assert!(!enabled, "{algorithm:?}: {e}");
+                    let name = algorithm.name();
                     assert!(
                         matches!(e.kind(), ErrorKind::CodecDisabled { codec, feature }
                             if *codec == name && *feature == name),
@@ -446,6 +481,8 @@ mod tests {
             (Algorithm::Deflate, Framing::Raw),
             (Algorithm::Snappy, Framing::Gzip),
             (Algorithm::Bzip2, Framing::Zlib),
+            (Algorithm::Lzma2, Framing::Raw),
+            (Algorithm::Zstd, Framing::Xz),
         ] {
             let err = new_codec(algorithm, framing, None).unwrap_err();
             assert!(matches!(err.kind(), ErrorKind::Unsupported(_)), "{err}");

@@ -1,4 +1,4 @@
-//! Drivers for the streaming backends (zlib/gzip, zstd, bzip2): [`pump`] runs one stream into a
+//! Drivers for the streaming backends (zlib/gzip, zstd, bzip2, xz): [`pump`] runs one stream into a
 //! [`Sink`], [`each_member`] loops over concatenated streams, and [`encode_all`] runs an encoder
 //! to the end of its stream.
 
@@ -21,7 +21,11 @@ pub(crate) trait StreamStep {
     fn step(&mut self, input: &[u8], output: &mut [u8]) -> Result<Step>;
     /// One call into the backend, writing into the spare capacity of `output` (never beyond it,
     /// never reallocating) and growing its length by what it wrote. Saves zeroing the output.
-    fn step_vec(&mut self, input: &[u8], output: &mut Vec<u8>) -> Result<Step>;
+    /// `None` (without doing anything) for a backend that can only write into initialised
+    /// memory: [`pump`] then zeroes a room and calls [`step`](Self::step).
+    fn step_vec(&mut self, _input: &[u8], _output: &mut Vec<u8>) -> Option<Result<Step>> {
+        None
+    }
 }
 
 /// A first output room for a stream of `input_len` compressed bytes: enough for typical
@@ -61,14 +65,17 @@ pub(crate) fn pump(
     loop {
         let probing = sink.is_full();
         let rest = input.get(consumed..).unwrap_or_default();
-        let (step, produced) = match sink.exact_spare().filter(|_| !probing) {
-            Some(vec) => {
-                let before = vec.len();
-                let step = decoder.step_vec(rest, vec)?;
+        let mut stepped = None;
+        if let Some(vec) = sink.exact_spare().filter(|_| !probing) {
+            let before = vec.len();
+            if let Some(step) = decoder.step_vec(rest, vec) {
                 let fresh = vec.get(before..).unwrap_or_default();
                 seen(fresh);
-                (step, fresh.len())
+                stepped = Some((step?, fresh.len()));
             }
+        }
+        let (step, produced) = match stepped {
+            Some(done) => done,
             None => {
                 let room = if probing {
                     &mut [][..]
@@ -149,6 +156,7 @@ pub(crate) fn each_member(
 /// Runs an encoder that writes into the spare capacity of `out` until it finishes its stream.
 /// `step(rest, out)` is given the input not consumed yet and returns how much of it it consumed
 /// and whether the stream is finished. `bound` is the expected compressed size, reserved first.
+#[cfg(any(feature = "deflate", feature = "zstd", feature = "bzip2"))]
 pub(crate) fn encode_all(
     input: &[u8],
     out: &mut Vec<u8>,

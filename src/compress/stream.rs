@@ -23,7 +23,12 @@ impl Sink<'_> {
     }
 
     /// The number of bytes the sink was made for.
-    #[cfg(any(feature = "deflate", feature = "zstd", feature = "bzip2"))]
+    #[cfg(any(
+        feature = "deflate",
+        feature = "zstd",
+        feature = "bzip2",
+        feature = "lzma2"
+    ))]
     pub(crate) fn expected(&self) -> usize {
         self.expected
     }
@@ -47,7 +52,12 @@ impl Sink<'_> {
 
     /// Room for a streaming decoder: what is already zeroed, or else a step that starts at
     /// `first` bytes and then doubles with what has been produced.
-    #[cfg(any(feature = "deflate", feature = "zstd", feature = "bzip2"))]
+    #[cfg(any(
+        feature = "deflate",
+        feature = "zstd",
+        feature = "bzip2",
+        feature = "lzma2"
+    ))]
     pub(crate) fn stream_room(&mut self, first: usize) -> &mut [u8] {
         let zeroed = self.out.len() - (self.start + self.filled);
         let want = if zeroed > 0 {
@@ -62,7 +72,12 @@ impl Sink<'_> {
     /// what remains to be produced: a decoder that writes into spare capacity then can neither
     /// go past the expected length nor reallocate, and nothing needs zeroing first. This is the
     /// case when the caller passes a `Vec` without excess capacity (e.g. a new one).
-    #[cfg(any(feature = "deflate", feature = "zstd", feature = "bzip2"))]
+    #[cfg(any(
+        feature = "deflate",
+        feature = "zstd",
+        feature = "bzip2",
+        feature = "lzma2"
+    ))]
     pub(crate) fn exact_spare(&mut self) -> Option<&mut Vec<u8>> {
         let at = self.start + self.filled;
         let exact = self.out.len() == at && self.out.capacity() - at == self.remaining();

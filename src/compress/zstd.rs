@@ -165,8 +165,8 @@ impl StreamStep for Unzstd<'_, '_> {
         self.run(input, OutBuffer::around(output))
     }
 
-    fn step_vec(&mut self, input: &[u8], output: &mut Vec<u8>) -> Result<Step> {
+    fn step_vec(&mut self, input: &[u8], output: &mut Vec<u8>) -> Option<Result<Step>> {
         let len = output.len();
-        self.run(input, OutBuffer::around_pos(output, len))
+        Some(self.run(input, OutBuffer::around_pos(output, len)))
     }
 }
