@@ -6,6 +6,8 @@
 pub mod batch;
 pub mod column;
 pub mod encoding;
+pub mod index_writer;
+pub mod metadata;
 pub mod value;
 
 pub use batch::{Column, ColumnCursor, DeviceBatch};

@@ -54,6 +54,15 @@ impl BloomFilter {
         }
     }
 
+    /// An empty filter of `bit_count` bits and `hash_count` (at most 8) hash functions.
+    pub fn new(bit_count: u32, hash_count: u32) -> BloomFilter {
+        BloomFilter {
+            bits: Vec::new(),
+            bit_count,
+            hash_count: hash_count.min(8),
+        }
+    }
+
     /// Number of bits `m`.
     pub fn bit_count(&self) -> u32 {
         self.bit_count
@@ -70,9 +79,14 @@ impl BloomFilter {
     }
 
     /// Inserts a key (a series path as [`DeviceId`](super::DeviceId)'s `Display` + `.` +
-    /// measurement).
+    /// measurement), hashed as Java does.
     pub fn add(&mut self, key: &str) {
-        for pos in self.positions(key) {
+        self.add_hashed(key, TailBytes::Java);
+    }
+
+    /// Inserts a key hashed with the given tail-byte rule.
+    pub fn add_hashed(&mut self, key: &str, tail: TailBytes) {
+        for pos in self.positions(key, tail) {
             let byte = pos / 8;
             if self.bits.len() <= byte {
                 self.bits.resize(byte + 1, 0);
@@ -83,24 +97,28 @@ impl BloomFilter {
         }
     }
 
-    /// False only when `key` was certainly never added. A filter this crate cannot evaluate
-    /// (the experimental cheap-hash form) answers true.
+    /// False only when `key` was certainly never added, by a Java or a C++ writer (they hash
+    /// non-ASCII keys differently). A filter this crate cannot evaluate (the experimental
+    /// cheap-hash form) answers true.
     pub fn may_contain(&self, key: &str) -> bool {
         if self.hash_count > 8 {
             return true;
         }
-        self.positions(key).all(|pos| {
-            self.bits
-                .get(pos / 8)
-                .is_some_and(|b| b & (1 << (pos % 8)) != 0)
-        })
+        let all_set = |tail| {
+            self.positions(key, tail).all(|pos| {
+                self.bits
+                    .get(pos / 8)
+                    .is_some_and(|b| b & (1 << (pos % 8)) != 0)
+            })
+        };
+        all_set(TailBytes::Java) || (!key.is_ascii() && all_set(TailBytes::Cpp))
     }
 
-    fn positions<'k>(&self, key: &'k str) -> impl Iterator<Item = usize> + 'k {
+    fn positions<'k>(&self, key: &'k str, tail: TailBytes) -> impl Iterator<Item = usize> + 'k {
         let cap = self.bit_count.max(1) as i64;
         let k = (self.hash_count as usize).min(SEEDS.len());
         SEEDS.iter().take(k).map(move |&seed| {
-            let mut h = murmur128(key.as_bytes(), seed) as i32;
+            let mut h = murmur128(key.as_bytes(), seed, tail) as i32;
             if h == i32::MIN {
                 h = 0;
             }
@@ -176,9 +194,19 @@ fn fmix(mut k: u64) -> u64 {
     k ^ (k >> 33)
 }
 
-/// Java's `Murmur128Hash.innerHash`: MurmurHash3_x64_128 with sign-extended tail bytes,
-/// returning `h1 + h2`.
-pub fn murmur128(key: &[u8], seed: u64) -> u64 {
+/// How the last `len % 16` bytes enter the hash; the two differ only for bytes >= 0x80.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TailBytes {
+    /// Java's `Murmur128Hash`: each tail byte sign-extended (`(long) key[i]`).
+    Java,
+    /// The C++ 2.5 writer (checked against the `tags_nulls` fixture): tail bytes unsigned,
+    /// as in reference MurmurHash3.
+    Cpp,
+}
+
+/// Java's `Murmur128Hash.innerHash`: MurmurHash3_x64_128 returning `h1 + h2`, with the tail
+/// bytes taken as `tail` says.
+pub fn murmur128(key: &[u8], seed: u64, tail_bytes: TailBytes) -> u64 {
     let (mut h1, mut h2) = (seed, seed);
     let mut blocks = key.chunks_exact(16);
     for b in &mut blocks {
@@ -201,11 +229,15 @@ pub fn murmur128(key: &[u8], seed: u64) -> u64 {
             .wrapping_add(0x3849_5ab5);
     }
     let tail = blocks.remainder();
-    // Each tail byte is sign-extended before it is shifted into place, as Java does.
+    let widen = |b: u8| match tail_bytes {
+        TailBytes::Java => b as i8 as i64 as u64,
+        TailBytes::Cpp => b as u64,
+    };
     let lane = |bytes: &[u8]| {
-        bytes.iter().enumerate().fold(0u64, |acc, (i, &b)| {
-            acc ^ ((b as i8 as i64 as u64) << (8 * i))
-        })
+        bytes
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (i, &b)| acc ^ (widen(b) << (8 * i)))
     };
     if tail.len() > 8 {
         h2 ^= mix_k2(lane(&tail[8..]));

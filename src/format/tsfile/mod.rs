@@ -14,7 +14,7 @@ pub mod statistics;
 pub mod types;
 pub mod varint;
 
-pub use bloom::BloomFilter;
+pub use bloom::{BloomFilter, TailBytes};
 pub use device::DeviceId;
 pub use footer::TsFileMetadata;
 pub use headers::{ChunkHeader, ChunkKind, Marker, PageHeader};
