@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod column;
+pub mod compression;
 pub mod encoding;
 pub mod index_writer;
 pub mod metadata;
