@@ -226,3 +226,180 @@ fn accumulation_follows_java() {
     );
     assert!(t.update_values(&[1], &Values::Int32(vec![])).is_err());
 }
+
+mod structures {
+    use super::*;
+    use colfile::format::tsfile::{
+        BloomFilter, ChunkMetadata, ColumnCategory, DeviceEntry, DeviceId, MeasurementEntry,
+        MeasurementSchema, MetadataIndexNode, NodeEntries, NodeType, TableColumn, TableSchema,
+        TimeseriesMetadata, TsFileMetadata,
+    };
+    use colfile::Limits;
+
+    fn name() -> impl Strategy<Value = String> {
+        "\\PC{0,6}"
+    }
+
+    fn device() -> impl Strategy<Value = DeviceId> {
+        (
+            name(),
+            proptest::collection::vec(proptest::option::of(name()), 0..4),
+        )
+            .prop_map(|(t, tags)| DeviceId::from_table(&t, tags).unwrap())
+    }
+
+    fn tsm() -> impl Strategy<Value = TimeseriesMetadata> {
+        (statistics(), name(), 1usize..4, any::<u8>(), any::<i64>()).prop_map(
+            |((t, s), measurement_id, chunks, mask, off)| {
+                let multi = chunks > 1;
+                TimeseriesMetadata {
+                    timeseries_type: (multi as u8) | (mask & 0xc0),
+                    measurement_id,
+                    data_type: t,
+                    chunks: (0..chunks)
+                        .map(|i| ChunkMetadata {
+                            offset_of_chunk_header: off.wrapping_add(i as i64),
+                            statistics: multi.then(|| s.clone()),
+                        })
+                        .collect(),
+                    statistics: s,
+                }
+            },
+        )
+    }
+
+    fn node(device_level: bool) -> impl Strategy<Value = MetadataIndexNode> {
+        let types = if device_level {
+            vec![NodeType::InternalDevice, NodeType::LeafDevice]
+        } else {
+            vec![NodeType::InternalMeasurement, NodeType::LeafMeasurement]
+        };
+        (
+            proptest::collection::vec((device(), name(), any::<i64>()), 1..5),
+            any::<i64>(),
+            proptest::sample::select(types),
+        )
+            .prop_map(move |(es, end_offset, node_type)| MetadataIndexNode {
+                entries: if device_level {
+                    NodeEntries::Device(
+                        es.into_iter()
+                            .map(|(device, _, offset)| DeviceEntry { device, offset })
+                            .collect(),
+                    )
+                } else {
+                    NodeEntries::Measurement(
+                        es.into_iter()
+                            .map(|(_, measurement, offset)| MeasurementEntry {
+                                measurement,
+                                offset,
+                            })
+                            .collect(),
+                    )
+                },
+                end_offset,
+                node_type,
+            })
+    }
+
+    fn schema() -> impl Strategy<Value = TableSchema> {
+        let col = (
+            name(),
+            proptest::sample::select(DataType::ALL),
+            proptest::sample::select(Encoding::ALL),
+            proptest::sample::select(Compression::ALL),
+            proptest::collection::vec((name(), name()), 0..2),
+            proptest::sample::select(ColumnCategory::ALL),
+        )
+            .prop_map(
+                |(name, data_type, encoding, compression, props, category)| TableColumn {
+                    schema: MeasurementSchema {
+                        name,
+                        data_type,
+                        encoding,
+                        compression,
+                        props,
+                    },
+                    category,
+                },
+            );
+        (name(), proptest::collection::vec(col, 0..4))
+            .prop_map(|(name, columns)| TableSchema { name, columns })
+    }
+
+    fn footer() -> impl Strategy<Value = TsFileMetadata> {
+        (
+            proptest::collection::vec((name(), node(true)), 0..3),
+            proptest::collection::vec(schema(), 0..3),
+            any::<i64>(),
+            proptest::collection::vec(name(), 0..5),
+            proptest::collection::vec(
+                (
+                    name(),
+                    proptest::option::of(proptest::collection::vec(any::<u8>(), 0..5)),
+                ),
+                0..4,
+            ),
+        )
+            .prop_map(|(table_roots, schemas, meta_offset, keys, properties)| {
+                let mut b = BloomFilter::with_capacity(keys.len() as u32, 0.05);
+                keys.iter().for_each(|k| b.add(k));
+                TsFileMetadata {
+                    table_roots,
+                    schemas,
+                    meta_offset,
+                    bloom: (!b.bytes().is_empty()).then_some(b),
+                    properties,
+                }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn timeseries_metadata(t in tsm()) {
+            let (_, back) = round_trip(|o| t.write_to(o).unwrap(), |c| TimeseriesMetadata::read(c, &Limits::default()));
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            t.write_to(&mut a).unwrap();
+            back.write_to(&mut b).unwrap();
+            prop_assert_eq!(a, b);
+        }
+
+        #[test]
+        fn index_nodes(d in node(true), m in node(false)) {
+            let (_, back) = round_trip(|o| d.write_to(o).unwrap(), |c| MetadataIndexNode::read_device_level(c, &Limits::default()));
+            prop_assert_eq!(&back, &d);
+            let (_, back) = round_trip(|o| m.write_to(o).unwrap(), |c| MetadataIndexNode::read_measurement_level(c, &Limits::default()));
+            prop_assert_eq!(&back, &m);
+            // The other level's format is rejected by the type byte, or fails to parse.
+            let mut b = Vec::new();
+            m.write_to(&mut b).unwrap();
+            prop_assert!(MetadataIndexNode::read_device_level(&mut Cursor::new(&b, 0), &Limits::default()).is_err());
+        }
+
+        #[test]
+        fn table_schemas(s in schema()) {
+            let (_, back) = round_trip(|o| s.write_to(o).unwrap(), |c| TableSchema::read(c, &Limits::default()));
+            prop_assert_eq!(back, s);
+        }
+
+        #[test]
+        fn footers(f in footer()) {
+            let (_, back) = round_trip(|o| f.write_to(o).unwrap(), |c| TsFileMetadata::read(c, &Limits::default()));
+            prop_assert_eq!(back, f);
+        }
+
+        #[test]
+        fn device_ids(d in device()) {
+            let (_, back) = round_trip(|o| d.write_to(o).unwrap(), |c| DeviceId::read(c, 16));
+            prop_assert_eq!(back, d);
+        }
+
+        #[test]
+        fn bloom_has_no_false_negatives(keys in proptest::collection::vec("\\PC{0,40}", 1..50)) {
+            let mut b = BloomFilter::with_capacity(keys.len() as u32, 0.05);
+            keys.iter().for_each(|k| b.add(k));
+            prop_assert!(keys.iter().all(|k| b.may_contain(k)));
+        }
+    }
+}
