@@ -113,6 +113,14 @@ fn check_round_trip(codec: &mut dyn Codec, data: &[u8]) {
             data.len()
         );
     }
+    // Replacing what a reused buffer holds, longer or shorter than the data.
+    for fill in [data.len() + 100, data.len() / 2] {
+        let mut plain = vec![0xa5; fill];
+        codec
+            .decompress_replace(&packed[6..], &mut plain, data.len())
+            .unwrap_or_else(|e| panic!("{codec:?} replacing {fill} bytes: {e}"));
+        assert!(plain == *data, "{codec:?}: replace of {fill} bytes differs");
+    }
 }
 
 /// Output buffers of both kinds: one without spare room (decoders write into its spare
@@ -160,6 +168,11 @@ proptest! {
                 match codec.decompress(&input, &mut out, expected) {
                     Ok(()) => prop_assert_eq!(out.len(), 3 + expected),
                     Err(_) => prop_assert_eq!(&out, &vec![7u8; 3]),
+                }
+                let mut stale = vec![7u8; 100];
+                match codec.decompress_replace(&input, &mut stale, expected) {
+                    Ok(()) => prop_assert_eq!(stale.len(), expected),
+                    Err(_) => prop_assert!(stale.is_empty()),
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! blocks is in `hadoop_block.rs`.
 
 use super::hadoop_block::HadoopBlockCodec;
-use super::stream::{append_or_restore, decompress_into, Sink};
+use super::stream::{append_or_restore, decompress_into, replace_into, Sink};
 use super::{Algorithm, Codec, Framing};
 use crate::{Error, Result};
 
@@ -104,18 +104,33 @@ impl<B: RawBlock> Codec for RawCodec<B> {
     }
 
     fn decompress(&mut self, input: &[u8], out: &mut Vec<u8>, expected_len: usize) -> Result<()> {
-        decompress_into(out, expected_len, "decompressed raw block", |sink| {
-            if input.is_empty() {
-                return Ok(()); // reported as truncated
-            }
-            decode_block(
-                &mut self.0,
-                input,
-                sink,
-                expected_len,
-                "the expected length",
-            )
-            .map(drop)
+        decompress_into(out, expected_len, RAW_BLOCK, |sink| {
+            self.decode(input, sink)
         })
+    }
+
+    fn decompress_replace(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        expected_len: usize,
+    ) -> Result<()> {
+        replace_into(out, expected_len, RAW_BLOCK, |sink| {
+            self.decode(input, sink)
+        })
+    }
+}
+
+/// What a short raw block is, in a [`crate::ErrorKind::Truncated`] error.
+const RAW_BLOCK: &str = "decompressed raw block";
+
+impl<B: RawBlock> RawCodec<B> {
+    /// Decodes the one block into the sink, which must fill it exactly.
+    fn decode(&mut self, input: &[u8], sink: &mut Sink<'_>) -> Result<()> {
+        if input.is_empty() {
+            return Ok(()); // reported as truncated
+        }
+        let expected = sink.remaining();
+        decode_block(&mut self.0, input, sink, expected, "the expected length").map(drop)
     }
 }

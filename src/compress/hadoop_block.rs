@@ -16,7 +16,7 @@
 //! would decode past its block or past the expected length.
 
 use super::block::{append_block, decode_block, RawBlock};
-use super::stream::{append_or_restore, decompress_into};
+use super::stream::{append_or_restore, decompress_into, replace_into, Sink};
 use super::{Algorithm, Codec, Framing};
 use crate::{Error, Result};
 
@@ -97,52 +97,64 @@ impl<B: RawBlock> Codec for HadoopBlockCodec<B> {
     }
 
     fn decompress(&mut self, input: &[u8], out: &mut Vec<u8>, expected_len: usize) -> Result<()> {
+        decompress_into(out, expected_len, STREAM, |sink| self.decode(input, sink))
+    }
+
+    fn decompress_replace(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        expected_len: usize,
+    ) -> Result<()> {
+        replace_into(out, expected_len, STREAM, |sink| self.decode(input, sink))
+    }
+}
+
+/// What a short stream is, in a [`crate::ErrorKind::Truncated`] error.
+const STREAM: &str = "decompressed hadoop block stream";
+
+impl<B: RawBlock> HadoopBlockCodec<B> {
+    /// Decodes blocks into the sink until it is full or the input ends.
+    fn decode(&mut self, input: &[u8], sink: &mut Sink<'_>) -> Result<()> {
         let name = B::ALGORITHM.name();
-        decompress_into(
-            out,
-            expected_len,
-            "decompressed hadoop block stream",
-            |sink| {
-                let mut pos = 0;
-                'blocks: while !sink.is_full() {
-                    let Some(block_len) = read_len(input, pos, name, "block length")? else {
-                        break;
-                    };
-                    pos += 4;
-                    let mut block_left = block_len;
-                    while block_left > 0 && !sink.is_full() {
-                        let Some(chunk_len) = read_len(input, pos, name, "chunk length")? else {
-                            break 'blocks;
-                        };
-                        pos += 4;
-                        let chunk = pos
-                            .checked_add(chunk_len)
-                            .and_then(|end| input.get(pos..end))
-                            .ok_or_else(|| {
-                                Error::truncated(
-                                    "hadoop block chunk",
-                                    chunk_len as u64,
-                                    input.len().saturating_sub(pos) as u64,
-                                )
-                            })?;
-                        let (limit, what) = if block_left <= sink.remaining() {
-                            (block_left, "its block")
-                        } else {
-                            (sink.remaining(), "the expected length")
-                        };
-                        let produced = decode_block(&mut self.block, chunk, sink, limit, what)?;
-                        if produced == 0 {
-                            return Err(Error::corrupt(
-                                name,
-                                format!("empty chunk at byte {pos} of the compressed buffer"),
-                            ));
-                        }
-                        block_left -= produced;
-                        pos += chunk_len;
-                    }
+        let mut pos = 0;
+        'blocks: while !sink.is_full() {
+            let Some(block_len) = read_len(input, pos, name, "block length")? else {
+                break;
+            };
+            pos += 4;
+            let mut block_left = block_len;
+            while block_left > 0 && !sink.is_full() {
+                let Some(chunk_len) = read_len(input, pos, name, "chunk length")? else {
+                    break 'blocks;
+                };
+                pos += 4;
+                let chunk = pos
+                    .checked_add(chunk_len)
+                    .and_then(|end| input.get(pos..end))
+                    .ok_or_else(|| {
+                        Error::truncated(
+                            "hadoop block chunk",
+                            chunk_len as u64,
+                            input.len().saturating_sub(pos) as u64,
+                        )
+                    })?;
+                let (limit, what) = if block_left <= sink.remaining() {
+                    (block_left, "its block")
+                } else {
+                    (sink.remaining(), "the expected length")
+                };
+                let produced = decode_block(&mut self.block, chunk, sink, limit, what)?;
+                if produced == 0 {
+                    return Err(Error::corrupt(
+                        name,
+                        format!("empty chunk at byte {pos} of the compressed buffer"),
+                    ));
                 }
-                Ok(())
-            },
-        )
+                block_left -= produced;
+                pos += chunk_len;
+            }
+        }
+        Ok(())
     }
 }

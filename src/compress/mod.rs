@@ -174,6 +174,23 @@ pub trait Codec: Send + std::fmt::Debug {
     /// write straight into it; otherwise the output window is zeroed first (about 20 µs per
     /// MiB), as it always is for Snappy, LZ4 and xz.
     fn decompress(&mut self, input: &[u8], out: &mut Vec<u8>, expected_len: usize) -> Result<()>;
+
+    /// Like [`decompress`](Self::decompress), but the `expected_len` bytes replace the contents
+    /// of `out`, and on error `out` is left empty.
+    ///
+    /// Speed: this is the call for a reader that reuses one `Vec` per column. Snappy and LZ4
+    /// decode over the bytes `out` already holds instead of zeroing them again first, so a
+    /// reused buffer is zeroed only where it grows; the other codecs clear `out` and decompress
+    /// into it.
+    fn decompress_replace(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        expected_len: usize,
+    ) -> Result<()> {
+        out.clear();
+        self.decompress(input, out, expected_len)
+    }
 }
 
 /// The Hadoop `CompressionCodec` classes that RCFile headers name.

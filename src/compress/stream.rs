@@ -1,5 +1,6 @@
-//! The bounded output window ([`Sink`]) that every decoder writes into, and the rollback of a
-//! failed encode.
+//! The bounded output window ([`Sink`]) that every decoder writes into, appended to a `Vec`
+//! ([`decompress_into`]) or over what it already holds ([`replace_into`]), and the rollback of
+//! a failed encode.
 
 use crate::{Error, Result};
 
@@ -8,7 +9,8 @@ use crate::{Error, Result};
 ///
 /// Capacity for all `expected` bytes is reserved up front (so the buffer never moves), but the
 /// bytes are zeroed and handed to the decoder only as it needs them, so input that claims far
-/// more than it holds fails before much memory is touched.
+/// more than it holds fails before much memory is touched. Bytes the `Vec` already holds past
+/// `start` (when replacing its contents) are handed out as they are, without zeroing.
 pub(crate) struct Sink<'a> {
     out: &'a mut Vec<u8>,
     start: usize,
@@ -100,12 +102,40 @@ pub(crate) fn decompress_into(
     what: &'static str,
     decode: impl FnOnce(&mut Sink<'_>) -> Result<()>,
 ) -> Result<()> {
+    let start = out.len();
+    fill(out, start, expected, what, decode)
+}
+
+/// Like [`decompress_into`], but the `expected` bytes replace the contents of `out`, and the
+/// bytes `out` already holds are overwritten rather than zeroed again first: a `Vec` reused for
+/// buffers of similar sizes is zeroed once in its life instead of once per buffer. On any error
+/// `out` is left empty.
+pub(crate) fn replace_into(
+    out: &mut Vec<u8>,
+    expected: usize,
+    what: &'static str,
+    decode: impl FnOnce(&mut Sink<'_>) -> Result<()>,
+) -> Result<()> {
+    out.truncate(expected);
+    fill(out, 0, expected, what, decode)
+}
+
+/// The body of [`decompress_into`] and [`replace_into`]: the output goes to `out[start..]`,
+/// and `out` may already hold initialised bytes past `start`.
+fn fill(
+    out: &mut Vec<u8>,
+    start: usize,
+    expected: usize,
+    what: &'static str,
+    decode: impl FnOnce(&mut Sink<'_>) -> Result<()>,
+) -> Result<()> {
     if expected == 0 {
+        out.truncate(start);
         return Ok(());
     }
-    let start = out.len();
     // Address space only: pages are touched as the decoder fills them.
-    out.try_reserve_exact(expected).map_err(|e| {
+    let more = start.saturating_add(expected).saturating_sub(out.len());
+    out.try_reserve_exact(more).map_err(|e| {
         if start.saturating_add(expected) > isize::MAX as usize {
             Error::limit("decompressed size", expected as u64, isize::MAX as u64)
         } else {
@@ -195,6 +225,42 @@ mod tests {
             .unwrap_err();
         assert!(matches!(err.kind(), ErrorKind::Corrupt { .. }));
         assert_eq!(out, b"keepabcdef");
+    }
+
+    #[test]
+    fn replacing_overwrites_what_is_there_without_zeroing() {
+        let mut out = b"stale bytes".to_vec();
+        replace_into(&mut out, 4, "test", |sink| {
+            // The first room is what `out` held, not zeroes.
+            let room = sink.room(3);
+            assert_eq!(room, b"sta");
+            room.copy_from_slice(b"abc");
+            sink.commit(3);
+            // Past what `out` held: zeroed as usual.
+            sink.room(1)[0] = b'd';
+            sink.commit(1);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(out, b"abcd");
+        let mut longer = b"ab".to_vec();
+        replace_into(&mut longer, 3, "test", |sink| {
+            assert_eq!(sink.room(9), &[b'a', b'b', 0]);
+            sink.room(3).copy_from_slice(b"xyz");
+            sink.commit(3);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(longer, b"xyz");
+        let err = replace_into(&mut out, 4, "test", |sink| {
+            sink.commit(2);
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::Truncated { .. }));
+        assert!(out.is_empty(), "a failed replace leaves nothing behind");
+        replace_into(&mut longer, 0, "test", |_| unreachable!()).unwrap();
+        assert!(longer.is_empty());
     }
 
     #[test]
