@@ -4,13 +4,22 @@
 //! them — page and chunk decoding, the reader and the writer.
 
 pub mod batch;
+pub mod chunk_reader;
 pub mod column;
 pub mod compression;
+pub mod dump;
 pub mod encoding;
 pub mod index_writer;
+pub mod json;
+pub mod meta_json;
 pub mod metadata;
+pub mod page;
+pub mod reader;
 pub mod value;
+pub mod writer;
 
 pub use batch::{Column, ColumnCursor, DeviceBatch};
 pub use column::{BinaryValues, Values};
+pub use reader::{Query, QueryIter, TsFileReader};
 pub use value::{Value, ValueRef};
+pub use writer::{TsFileWriter, WriteSummary, WriterOptions};

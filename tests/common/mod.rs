@@ -127,3 +127,4 @@ pub fn arb_primitive_type() -> impl proptest::strategy::Strategy<Value = colfile
             .prop_map(|(precision, scale)| HiveType::Decimal { precision, scale }),
     ]
 }
+pub mod tsdump;

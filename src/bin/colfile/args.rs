@@ -17,6 +17,11 @@ pub struct ReadArgs {
     pub raw: bool,
     pub time_zone: Option<String>,
     pub calendar: Option<String>,
+    /// TsFile: the table to read.
+    pub table: Option<String>,
+    /// TsFile: the time range to read (inclusive).
+    pub start: Option<i64>,
+    pub end: Option<i64>,
 }
 
 fn key_value(s: String, flag: &str) -> Result<(String, String), Failure> {
@@ -45,6 +50,9 @@ impl ReadArgs {
             raw: false,
             time_zone: None,
             calendar: None,
+            table: None,
+            start: None,
+            end: None,
         };
         let mut file = None;
         while let Some(arg) = p.next()? {
@@ -67,14 +75,17 @@ impl ReadArgs {
                 Long("format") if is_cat => a.format = string(p.value()?)?,
                 Long("limit") if is_cat => a.limit = Some(p.value()?.parse()?),
                 Long("raw") if !is_cat => a.raw = true,
+                Long("table") => a.table = Some(string(p.value()?)?),
+                Long("start") => a.start = Some(p.value()?.parse()?),
+                Long("end") => a.end = Some(p.value()?.parse()?),
                 Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
                 _ => return Err(arg.unexpected().into()),
             }
         }
         a.file = file.ok_or_else(|| Failure::usage("missing FILE"))?;
-        if !matches!(a.format.as_str(), "jsonl" | "csv") {
+        if !matches!(a.format.as_str(), "jsonl" | "csv" | "dump") {
             return Err(Failure::usage(format!(
-                "--format must be jsonl or csv, not {:?}",
+                "--format must be jsonl, csv or dump, not {:?}",
                 a.format
             )));
         }
@@ -112,6 +123,23 @@ pub struct WriteArgs {
     pub validate: bool,
     pub time_zone: Option<String>,
     pub calendar: Option<String>,
+    /// TsFile options.
+    pub ts: TsWriteArgs,
+}
+
+/// `write --format tsfile` options.
+#[derive(Default)]
+pub struct TsWriteArgs {
+    pub table: Option<String>,
+    pub device: Option<String>,
+    pub aligned: bool,
+    pub spec: Option<PathBuf>,
+    pub page_max_points: Option<usize>,
+    pub page_max_bytes: Option<usize>,
+    pub max_index_degree: Option<usize>,
+    pub memory_threshold: Option<usize>,
+    pub properties: Vec<(String, String)>,
+    pub no_role_masks: bool,
 }
 
 fn parse_sync(s: &str) -> Result<[u8; 16], Failure> {
@@ -144,9 +172,23 @@ impl WriteArgs {
             validate: false,
             time_zone: None,
             calendar: None,
+            ts: TsWriteArgs::default(),
         };
         while let Some(arg) = p.next()? {
             match arg {
+                Long("table") => a.ts.table = Some(string(p.value()?)?),
+                Long("device") => a.ts.device = Some(string(p.value()?)?),
+                Long("aligned") => a.ts.aligned = true,
+                Long("spec") => a.ts.spec = Some(PathBuf::from(p.value()?)),
+                Long("page-max-points") => a.ts.page_max_points = Some(p.value()?.parse()?),
+                Long("page-max-bytes") => a.ts.page_max_bytes = Some(p.value()?.parse()?),
+                Long("max-index-degree") => a.ts.max_index_degree = Some(p.value()?.parse()?),
+                Long("memory-threshold") => a.ts.memory_threshold = Some(p.value()?.parse()?),
+                Long("property") => {
+                    a.ts.properties
+                        .push(key_value(string(p.value()?)?, "--property")?)
+                }
+                Long("no-role-masks") => a.ts.no_role_masks = true,
                 Long("format") => format = Some(string(p.value()?)?),
                 Long("schema") => schema = Some(string(p.value()?)?),
                 Long("serde") => serde = Some(string(p.value()?)?),
@@ -169,11 +211,23 @@ impl WriteArgs {
         }
         a.out = out.ok_or_else(|| Failure::usage("missing OUT"))?;
         a.format = format.unwrap_or_else(|| "rcfile".into());
-        if a.format != "rcfile" {
-            return Err(Failure::usage(format!(
-                "--format {:?}: only rcfile can be written",
-                a.format
-            )));
+        match a.format.as_str() {
+            "rcfile" => {}
+            "tsfile" => {
+                if a.ts.spec.is_none() && a.ts.table.is_none() == a.ts.device.is_none() {
+                    return Err(Failure::usage(
+                        "write --format tsfile needs --table T or --device PATH (or --spec FILE)",
+                    ));
+                }
+                if a.ts.spec.is_some() {
+                    schema.get_or_insert_with(String::new);
+                }
+            }
+            other => {
+                return Err(Failure::usage(format!(
+                    "--format {other:?}: rcfile or tsfile"
+                )))
+            }
         }
         a.schema = schema.ok_or_else(|| Failure::usage("write needs --schema"))?;
         a.serde = serde.unwrap_or_else(|| "binary".into());

@@ -6,11 +6,14 @@
 //! colfile meta FILE
 //! colfile schema FILE
 //! colfile write OUT --format rcfile --schema S --serde text|binary --codec C [options] [--input FILE|-]
+//! colfile write OUT --format tsfile --table T --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
 //! ```
 //! Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
 
 mod args;
 mod read_cmds;
+mod tsfile_cmds;
+mod tsfile_spec;
 mod write_cmd;
 
 use std::process::ExitCode;
@@ -21,6 +24,8 @@ commands:
   cat FILE     print rows as JSON lines or CSV
                [--schema S] [--serde text|binary] [--serde-prop k=v]... [--columns a,b]
                [--format jsonl|csv] [--limit N] [--time-zone Z] [--calendar proleptic|hybrid]
+               TsFile: [--table T] [--columns a,b] [--start T0] [--end T1]
+               [--format jsonl|csv|dump]   (dump: the official oracle's dump lines)
   scan FILE    decode every selected value, print a JSON summary
                {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)
   meta FILE    JSON of the header and every row group
@@ -29,6 +34,12 @@ commands:
                --codec none|deflate|gzip|snappy|lz4|zstd|bzip2 [--row-group-rows N]
                [--row-group-bytes N] [--seq-header] [--sync HEX32] [--meta k=v]...
                [--serde-prop k=v]... [--validate] [--input FILE|-]   (input: JSON lines)
+  write OUT    --format tsfile (--table T | --device PATH [--aligned])
+               --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
+               [--page-max-points N] [--page-max-bytes N] [--max-index-degree N]
+               [--memory-threshold BYTES] [--property k=v]... [--no-role-masks]
+               input rows: [time, v1, v2, ...] in schema order, or {\"time\":t, \"col\":v}
+  write OUT    --format tsfile --spec SPEC.json   (the TsFile oracle's spec format)
 
 The file format is detected from its magic bytes.";
 

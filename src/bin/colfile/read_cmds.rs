@@ -8,21 +8,19 @@ use std::io::Write;
 use std::path::Path;
 
 /// Formats the CLI knows by magic bytes.
-enum Format {
+pub enum Format {
     RcFile,
+    TsFile,
 }
 
-fn open(path: &Path) -> Result<(FileSource, Format), Failure> {
+pub fn open(path: &Path) -> Result<(FileSource, Format), Failure> {
     let src = FileSource::open(path).map_err(|e| Failure::from(e).context(path))?;
     let mut magic = [0u8; 6];
     let n = src.len().min(6) as usize;
     src.read_exact_at(0, &mut magic[..n])?;
     match &magic[..n.min(3)] {
         b"RCF" | b"SEQ" => Ok((src, Format::RcFile)),
-        _ if &magic[..n] == b"TsFile" => Err(Failure::input(format!(
-            "{}: TsFile is not supported by this build yet",
-            path.display()
-        ))),
+        _ if &magic[..n] == b"TsFile" => Ok((src, Format::TsFile)),
         _ if n == 0 => Err(Failure::input(format!("{}: file is empty", path.display()))),
         _ => Err(Failure::input(format!(
             "{}: unknown file format (magic bytes {:02x?})",
@@ -89,8 +87,7 @@ struct Opened {
     bytes: u64,
 }
 
-fn open_rows(a: &ReadArgs) -> Result<Opened, Failure> {
-    let (src, Format::RcFile) = open(&a.file)?;
+fn open_rows(a: &ReadArgs, src: FileSource) -> Result<Opened, Failure> {
     let bytes = src.len();
     let mut reader = Reader::builder(src)
         .with_projection([])
@@ -114,7 +111,8 @@ fn open_rows(a: &ReadArgs) -> Result<Opened, Failure> {
     })
 }
 
-fn csv_field(out: &mut String, s: &str) {
+/// Appends `s` as one CSV field (quoted when it holds a comma, quote or line break).
+pub fn csv_field(out: &mut String, s: &str) {
     if s.contains([',', '"', '\n', '\r']) {
         out.push('"');
         out.push_str(&s.replace('"', "\"\""));
@@ -125,7 +123,14 @@ fn csv_field(out: &mut String, s: &str) {
 }
 
 pub fn cat(a: ReadArgs) -> Result<(), Failure> {
-    let o = open_rows(&a)?;
+    let src = match open(&a.file)? {
+        (src, Format::TsFile) => return crate::tsfile_cmds::cat(a, src),
+        (src, Format::RcFile) => src,
+    };
+    if a.format == "dump" {
+        return Err(Failure::usage("--format dump is for TsFile files"));
+    }
+    let o = open_rows(&a, src)?;
     let mut rows = RowReader::from_reader(o.reader, o.schema, o.serde, o.selected);
     let names: Vec<String> = rows
         .selected()
@@ -204,13 +209,17 @@ pub fn cat(a: ReadArgs) -> Result<(), Failure> {
 
 pub fn scan(a: ReadArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
+    let src = match open(&a.file)? {
+        (src, Format::TsFile) => return crate::tsfile_cmds::scan(a, src),
+        (src, Format::RcFile) => src,
+    };
     let Opened {
         mut reader,
         schema,
         serde,
         selected: sel,
         bytes,
-    } = open_rows(&a)?;
+    } = open_rows(&a, src)?;
     let (mut nrows, mut values) = (0u64, 0u64);
     let types: Vec<_> = sel
         .iter()
@@ -248,7 +257,10 @@ pub fn scan(a: ReadArgs) -> Result<(), Failure> {
 }
 
 pub fn meta(path: std::path::PathBuf) -> Result<(), Failure> {
-    let (src, Format::RcFile) = open(&path)?;
+    let src = match open(&path)? {
+        (src, Format::TsFile) => return crate::tsfile_cmds::meta(&path, src),
+        (src, Format::RcFile) => src,
+    };
     let file_len = src.len();
     let mut r = Reader::builder(src)
         .with_projection([])
@@ -328,7 +340,10 @@ pub fn meta(path: std::path::PathBuf) -> Result<(), Failure> {
 }
 
 pub fn schema(path: std::path::PathBuf) -> Result<(), Failure> {
-    let (src, Format::RcFile) = open(&path)?;
+    let src = match open(&path)? {
+        (src, Format::TsFile) => return crate::tsfile_cmds::schema(&path, src),
+        (src, Format::RcFile) => src,
+    };
     let r = Reader::builder(src)
         .with_projection([])
         .build()

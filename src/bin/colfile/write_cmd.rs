@@ -1,4 +1,5 @@
-//! `write`: JSON lines in, an RCFile out.
+//! `write`: JSON lines in, an RCFile (or, through `tsfile_cmds`, a TsFile) out, written under
+//! a temporary name and renamed at the end so a failed write leaves no half-written file.
 
 use crate::args::WriteArgs;
 use crate::read_cmds::serde_for;
@@ -8,6 +9,17 @@ use colfile::rcfile::{json, HeaderVersion, RowWriter, Schema, Writer};
 use std::io::{BufRead, Write};
 
 pub fn write(a: WriteArgs) -> Result<(), Failure> {
+    if a.format == "tsfile" {
+        return atomically(&a.out, |file| {
+            let mut sink = std::io::BufWriter::with_capacity(1 << 20, file);
+            let line = crate::tsfile_cmds::write(&a, &mut sink)?;
+            sink.flush()?;
+            sink.into_inner()
+                .map_err(|e| Failure::from(e.into_error()))?
+                .sync_all()?;
+            Ok(line)
+        });
+    }
     let schema: Schema = a.schema.parse()?;
     let serde = serde_for(
         Some(&a.serde),
@@ -26,14 +38,7 @@ pub fn write(a: WriteArgs) -> Result<(), Failure> {
         )),
         None => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
     };
-    // Write to a temporary name and rename at the end, so a failed write leaves no
-    // half-written file under the requested name.
-    let tmp = a.out.with_extension(format!(
-        "{}.colfile-tmp",
-        a.out.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    let file = std::fs::File::create(&tmp).map_err(|e| Failure::from(e).context(&tmp))?;
-    let result = (|| -> Result<colfile::rcfile::WriteSummary, Failure> {
+    atomically(&a.out, |file| {
         let mut b = Writer::builder(
             std::io::BufWriter::with_capacity(1 << 20, file),
             schema.len(),
@@ -70,20 +75,33 @@ pub fn write(a: WriteArgs) -> Result<(), Failure> {
             w.write(&row)
                 .map_err(|e| Failure::input(format!("input line {}: {e}", n + 1)))?;
         }
-        let (mut sink, summary) = w.finish_into_inner()?;
+        let (mut sink, s) = w.finish_into_inner()?;
         sink.flush()?;
         sink.into_inner()
             .map_err(|e| Failure::from(e.into_error()))?
             .sync_all()?;
-        Ok(summary)
-    })();
-    match result {
-        Ok(s) => {
-            std::fs::rename(&tmp, &a.out).map_err(|e| Failure::from(e).context(&a.out))?;
-            println!(
-                "{{\"rows\":{},\"row_groups\":{},\"bytes\":{}}}",
-                s.rows, s.row_groups, s.bytes
-            );
+        Ok(format!(
+            "{{\"rows\":{},\"row_groups\":{},\"bytes\":{}}}",
+            s.rows, s.row_groups, s.bytes
+        ))
+    })
+}
+
+/// Runs `body` on a temporary file next to `out` and renames it to `out` when `body`
+/// succeeds (then prints its summary line); removes it otherwise.
+fn atomically(
+    out: &std::path::Path,
+    body: impl FnOnce(std::fs::File) -> Result<String, Failure>,
+) -> Result<(), Failure> {
+    let tmp = out.with_extension(format!(
+        "{}.colfile-tmp",
+        out.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    let file = std::fs::File::create(&tmp).map_err(|e| Failure::from(e).context(&tmp))?;
+    match body(file) {
+        Ok(line) => {
+            std::fs::rename(&tmp, out).map_err(|e| Failure::from(e).context(out))?;
+            println!("{line}");
             Ok(())
         }
         Err(e) => {

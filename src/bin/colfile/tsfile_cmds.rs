@@ -1,0 +1,344 @@
+//! The TsFile side of `cat`, `scan`, `meta`, `schema` and `write`.
+
+use crate::args::{ReadArgs, WriteArgs};
+use crate::read_cmds::csv_field;
+use crate::Failure;
+use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
+use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
+use colfile::rcfile::json::write_str;
+use colfile::source::FileSource;
+use colfile::tsfile::json::{from_json, write_value, FloatStyle};
+use colfile::tsfile::writer::default_encoding;
+use colfile::tsfile::{
+    DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
+};
+use serde_json::Value as Json;
+use std::io::{BufRead, Write};
+
+fn query_of(a: &ReadArgs) -> Query {
+    let mut q = Query::all();
+    if let Some(t) = &a.table {
+        q = q.table(t);
+    }
+    if let Some(c) = &a.columns {
+        q = q.columns(c.iter().cloned());
+    }
+    if a.start.is_some() || a.end.is_some() {
+        q = q.time_range(a.start.unwrap_or(i64::MIN), a.end.unwrap_or(i64::MAX));
+    }
+    q
+}
+
+fn open(a: &ReadArgs, src: FileSource) -> Result<TsFileReader<FileSource>, Failure> {
+    TsFileReader::open(src).map_err(|e| Failure::from(e).context(&a.file))
+}
+
+/// Is this a tree-model file (no table schemas)?
+fn is_tree(r: &TsFileReader<FileSource>) -> bool {
+    r.metadata().footer().schemas.is_empty()
+}
+
+pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
+    let r = open(&a, src)?;
+    let q = query_of(&a);
+    let tree = is_tree(&r);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut line = String::new();
+    if a.format == "dump" {
+        for l in colfile::tsfile::dump::header_lines(&r)
+            .map_err(|e| Failure::from(e).context(&a.file))?
+        {
+            writeln!(out, "{l}")?;
+        }
+    }
+    let mut header_done = false;
+    let mut count = 0u64;
+    'outer: for batch in r.query(&q).map_err(|e| Failure::from(e).context(&a.file))? {
+        let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
+        if a.format == "csv" && !header_done {
+            line.clear();
+            line.push_str(if tree { "device,time" } else { "table,time" });
+            for (n, _) in &b.tags {
+                line.push(',');
+                csv_field(&mut line, n);
+            }
+            for c in &b.columns {
+                line.push(',');
+                csv_field(&mut line, &c.name);
+            }
+            writeln!(out, "{line}")?;
+            header_done = true;
+        }
+        let mut cursors: Vec<_> = b.columns.iter().map(|c| c.cursor()).collect();
+        let owner = if tree {
+            b.device.to_string()
+        } else {
+            b.table.clone()
+        };
+        for &t in &b.times {
+            if a.limit.is_some_and(|l| count >= l) {
+                break 'outer;
+            }
+            line.clear();
+            let values: Vec<ValueRef<'_>> = cursors.iter_mut().map(|c| c.next_value()).collect();
+            match a.format.as_str() {
+                "csv" => csv_row(&mut line, &owner, t, &b, &values),
+                "dump" => colfile::tsfile::dump::row_line(&mut line, tree, &owner, t, &b, &values),
+                _ => json_row(&mut line, tree, &owner, t, &b, &values),
+            }
+            writeln!(out, "{line}")?;
+            count += 1;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn csv_row(line: &mut String, owner: &str, t: i64, b: &DeviceBatch, values: &[ValueRef<'_>]) {
+    csv_field(line, owner);
+    line.push_str(&format!(",{t}"));
+    for (_, v) in &b.tags {
+        line.push(',');
+        if let Some(v) = v {
+            csv_field(line, v);
+        }
+    }
+    let mut cell = String::new();
+    for (c, v) in b.columns.iter().zip(values) {
+        line.push(',');
+        if matches!(v, ValueRef::Null) {
+            continue;
+        }
+        cell.clear();
+        write_value(c.data_type, *v, FloatStyle::Shortest, &mut cell);
+        match serde_json::from_str::<Json>(&cell) {
+            Ok(Json::String(s)) => csv_field(line, &s),
+            _ => line.push_str(&cell),
+        }
+    }
+}
+
+fn json_row(
+    line: &mut String,
+    tree: bool,
+    owner: &str,
+    t: i64,
+    b: &DeviceBatch,
+    values: &[ValueRef<'_>],
+) {
+    line.push_str(if tree { "{\"device\":" } else { "{\"table\":" });
+    write_str(line, owner);
+    line.push_str(&format!(",\"time\":{t}"));
+    for (n, v) in &b.tags {
+        line.push(',');
+        write_str(line, n);
+        line.push(':');
+        match v {
+            Some(v) => write_str(line, v),
+            None => line.push_str("null"),
+        }
+    }
+    for (c, v) in b.columns.iter().zip(values) {
+        line.push(',');
+        write_str(line, &c.name);
+        line.push(':');
+        write_value(c.data_type, *v, FloatStyle::Shortest, line);
+    }
+    line.push('}');
+}
+
+pub fn scan(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
+    let started = std::time::Instant::now();
+    let bytes = colfile::source::ByteSource::len(&src);
+    let r = open(&a, src)?;
+    let q = query_of(&a);
+    let (mut rows, mut values) = (0u64, 0u64);
+    for batch in r.query(&q).map_err(|e| Failure::from(e).context(&a.file))? {
+        let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
+        rows += b.len() as u64;
+        values += b.value_count() as u64;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!("{{\"rows\":{rows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}");
+    Ok(())
+}
+
+pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
+    let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
+    let j = colfile::tsfile::meta_json::metadata_json(&r, true)
+        .map_err(|e| Failure::from(e).context(path))?;
+    println!("{j}");
+    Ok(())
+}
+
+pub fn schema(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
+    let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
+    let j = colfile::tsfile::meta_json::metadata_json(&r, false)
+        .map_err(|e| Failure::from(e).context(path))?;
+    println!("{j}");
+    Ok(())
+}
+
+/// One `--schema` column: `name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]]`.
+fn parse_column(spec: &str) -> Result<TableColumn, Failure> {
+    let parts: Vec<&str> = spec.split(':').map(str::trim).collect();
+    let bad = |m: String| Failure::usage(format!("--schema column {spec:?}: {m}"));
+    if !(3..=5).contains(&parts.len()) {
+        return Err(bad(
+            "want name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]]".into()
+        ));
+    }
+    let data_type = DataType::from_name(parts[1]).map_err(|e| bad(e.to_string()))?;
+    let category = ColumnCategory::from_name(parts[2]).map_err(|e| bad(e.to_string()))?;
+    let mut c = TableColumn::new(parts[0], data_type, category);
+    c.schema.encoding = default_encoding(data_type);
+    c.schema.compression = Compression::Lz4;
+    if let Some(e) = parts.get(3) {
+        c.schema.encoding = Encoding::from_name(e).map_err(|e| bad(e.to_string()))?;
+    }
+    if let Some(z) = parts.get(4) {
+        c.schema.compression = Compression::from_name(z).map_err(|e| bad(e.to_string()))?;
+    }
+    Ok(c)
+}
+
+fn options_of(a: &WriteArgs) -> WriterOptions {
+    let mut o = WriterOptions::default();
+    if let Some(n) = a.ts.page_max_points {
+        o = o.with_page_max_points(n);
+    }
+    if let Some(n) = a.ts.page_max_bytes {
+        o = o.with_page_max_bytes(n);
+    }
+    if let Some(n) = a.ts.max_index_degree {
+        o = o.with_max_index_degree(n);
+    }
+    if let Some(n) = a.ts.memory_threshold {
+        o = o.with_memory_threshold(n);
+    }
+    o.role_masks = !a.ts.no_role_masks;
+    for (k, v) in &a.ts.properties {
+        o = o.with_property(k, Some(v.as_bytes()));
+    }
+    o
+}
+
+/// Writes a TsFile from `--schema` + JSON lines, or from an oracle `--spec` file, to `out`;
+/// returns the summary line.
+pub fn write<W: Write>(a: &WriteArgs, out: W) -> Result<String, Failure> {
+    if let Some(spec) = &a.ts.spec {
+        return crate::tsfile_spec::write_spec(spec, options_of(a), out);
+    }
+    let columns: Vec<TableColumn> = a
+        .schema
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(parse_column)
+        .collect::<Result<_, _>>()?;
+    let mut w = TsFileWriter::new(out, options_of(a))?;
+    let (target, names, types): (String, Vec<String>, Vec<DataType>) = if let Some(t) = &a.ts.table
+    {
+        let schema = TableSchema::new(t, columns.clone());
+        w.register_table(schema)?;
+        let data: Vec<&TableColumn> = columns
+            .iter()
+            .filter(|c| c.category != ColumnCategory::Time)
+            .collect();
+        (
+            t.clone(),
+            data.iter().map(|c| c.schema.name.to_lowercase()).collect(),
+            data.iter().map(|c| c.schema.data_type).collect(),
+        )
+    } else {
+        let path = a.ts.device.clone().unwrap_or_default();
+        let ms: Vec<MeasurementSchema> = columns.iter().map(|c| c.schema.clone()).collect();
+        w.register_device(&path, a.ts.aligned, ms.clone())?;
+        (
+            path,
+            ms.iter().map(|m| m.name.clone()).collect(),
+            ms.iter().map(|m| m.data_type).collect(),
+        )
+    };
+    let input: Box<dyn BufRead> = match &a.input {
+        Some(p) => Box::new(std::io::BufReader::with_capacity(
+            1 << 20,
+            std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?,
+        )),
+        None => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
+    };
+    for (n, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |m: String| Failure::input(format!("input line {}: {m}", n + 1));
+        let j: Json = serde_json::from_str(&line).map_err(|e| at(format!("invalid JSON: {e}")))?;
+        let (time, row) = row_of(&j, &names, &types).map_err(at)?;
+        let r = if a.ts.table.is_some() {
+            w.write_row(&target, time, &row)
+        } else {
+            let refs: Vec<(&str, ValueRef<'_>)> = names
+                .iter()
+                .map(String::as_str)
+                .zip(row.iter().map(Value::as_ref))
+                .collect();
+            w.write_record(&target, time, &refs)
+        };
+        r.map_err(|e| at(e.to_string()))?;
+    }
+    let s = w.finish()?;
+    Ok(format!(
+        "{{\"rows\":{},\"devices\":{},\"series\":{},\"chunks\":{},\"bytes\":{}}}",
+        s.rows, s.devices, s.series, s.chunks, s.bytes
+    ))
+}
+
+/// A JSON row: `[time, v1, v2, ...]` in column order, or an object with `"time"`.
+pub fn row_of(j: &Json, names: &[String], types: &[DataType]) -> Result<(i64, Vec<Value>), String> {
+    let time_of = |t: Option<&Json>| {
+        t.and_then(Json::as_i64)
+            .ok_or("the time must be an integer".to_string())
+    };
+    match j {
+        Json::Array(items) => {
+            if items.len() != names.len() + 1 {
+                return Err(format!(
+                    "{} values for time + {} columns",
+                    items.len(),
+                    names.len()
+                ));
+            }
+            let time = time_of(items.first())?;
+            let row = items[1..]
+                .iter()
+                .zip(types)
+                .zip(names)
+                .map(|((v, t), n)| from_json(*t, v).map_err(|e| format!("column {n}: {e}")))
+                .collect::<Result<_, _>>()?;
+            Ok((time, row))
+        }
+        Json::Object(m) => {
+            let time = time_of(m.get("time"))?;
+            for k in m.keys() {
+                if k != "time" && !names.iter().any(|n| n.eq_ignore_ascii_case(k)) {
+                    return Err(format!("unknown column {k:?}"));
+                }
+            }
+            let row = names
+                .iter()
+                .zip(types)
+                .map(|(n, t)| {
+                    let v = m
+                        .iter()
+                        .find(|(k, _)| k.eq_ignore_ascii_case(n))
+                        .map(|(_, v)| v)
+                        .unwrap_or(&Json::Null);
+                    from_json(*t, v).map_err(|e| format!("column {n}: {e}"))
+                })
+                .collect::<Result<_, _>>()?;
+            Ok((time, row))
+        }
+        _ => Err("a row must be an array [time, ...] or an object".into()),
+    }
+}

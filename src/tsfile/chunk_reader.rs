@@ -1,0 +1,186 @@
+//! Reading one chunk from a byte-range source: its header, its pages, and each page's
+//! payload decompressed to exactly the size its header declares (`spec/tsfile.md` §5.3–5.4).
+//! Every size is checked against the file and the [`Limits`] before anything is allocated.
+
+use super::compression::PageCodecs;
+use crate::format::tsfile::headers::{ChunkHeader, PageHeader};
+use crate::format::tsfile::statistics::Statistics;
+use crate::format::Cursor;
+use crate::source::ByteSource;
+use crate::{Error, Limits, Result};
+
+/// A chunk's header and its raw page bytes.
+#[derive(Debug)]
+pub struct RawChunk {
+    /// The chunk header.
+    pub header: ChunkHeader,
+    /// Offset of the header's marker byte.
+    pub offset: u64,
+    /// Offset of the first page header.
+    pub body_offset: u64,
+    /// The `data_size` bytes of page headers and payloads.
+    pub body: Vec<u8>,
+}
+
+/// One page of a chunk, its payload still compressed.
+#[derive(Debug)]
+pub struct RawPage<'a> {
+    /// Page index within the chunk.
+    pub index: u32,
+    /// The page header (statistics only in multi-page chunks).
+    pub header: PageHeader,
+    /// The stored payload (`compressed_size` bytes; empty for an empty page).
+    pub data: &'a [u8],
+    /// Offset of the payload in the file.
+    pub offset: u64,
+}
+
+impl RawChunk {
+    /// Reads the chunk whose header starts at `offset`.
+    pub fn read<S: ByteSource + ?Sized>(source: &S, offset: u64, limits: &Limits) -> Result<Self> {
+        let (header, header_len) = read_header(source, offset, limits)?;
+        let file_len = source.len();
+        let body_offset = offset + header_len;
+        let size = header.data_size as u64;
+        if size > file_len.saturating_sub(body_offset) {
+            return Err(
+                Error::truncated("chunk data", size, file_len.saturating_sub(body_offset))
+                    .at_offset(body_offset),
+            );
+        }
+        let n = limits.check_alloc("chunk data", size)?;
+        let mut body = vec![0u8; n];
+        source.read_exact_at(body_offset, &mut body)?;
+        Ok(RawChunk {
+            header,
+            offset,
+            body_offset,
+            body,
+        })
+    }
+
+    /// Reads only the header of the chunk at `offset`.
+    pub fn read_header<S: ByteSource + ?Sized>(
+        source: &S,
+        offset: u64,
+        limits: &Limits,
+    ) -> Result<ChunkHeader> {
+        read_header(source, offset, limits).map(|(h, _)| h)
+    }
+}
+
+/// Reads and checks a chunk header; returns it and its length in bytes.
+fn read_header<S: ByteSource + ?Sized>(
+    source: &S,
+    offset: u64,
+    limits: &Limits,
+) -> Result<(ChunkHeader, u64)> {
+    let file_len = source.len();
+    if offset >= file_len {
+        return Err(
+            Error::corrupt("tsfile", "chunk offset is past the end of the file").at_offset(offset),
+        );
+    }
+    // marker, name length (≤ 5 bytes), then data_size (≤ 5) and 3 bytes: read a prefix
+    // big enough for short names, and more only when the name needs it.
+    let avail = file_len - offset;
+    let mut head = vec![0u8; avail.min(64) as usize];
+    source.read_exact_at(offset, &mut head)?;
+    let parse = |bytes: &[u8]| -> Result<(ChunkHeader, u64)> {
+        let mut c = Cursor::new(bytes, offset);
+        let h = ChunkHeader::read(&mut c, limits.max_string_len)?;
+        Ok((h, c.position() as u64))
+    };
+    let (header, header_len) = match parse(&head) {
+        Ok(h) => h,
+        Err(e) if matches!(e.kind(), crate::ErrorKind::Truncated { .. }) && avail > 64 => {
+            let mut c = Cursor::new(&head, offset);
+            c.read_u8()?;
+            let name_len = c.read_varint()?.max(0) as u64;
+            let need = (1 + 5 + name_len + 5 + 3).min(avail);
+            if name_len > limits.max_string_len as u64 {
+                return Err(Error::limit(
+                    "measurement name",
+                    name_len,
+                    limits.max_string_len as u64,
+                )
+                .at_offset(offset));
+            }
+            head = vec![0u8; need as usize];
+            source.read_exact_at(offset, &mut head)?;
+            parse(&head)?
+        }
+        Err(e) => return Err(e),
+    };
+    if !header.marker.is_chunk() {
+        return Err(Error::corrupt(
+            "tsfile",
+            format!(
+                "chunk metadata points at marker {:#04x}, not a chunk header",
+                header.marker.code()
+            ),
+        )
+        .at_offset(offset));
+    }
+    Ok((header, header_len))
+}
+
+impl RawChunk {
+    /// Calls `f` for each page in order. `stat_type` is the statistics type of multi-page
+    /// chunks (VECTOR for time chunks).
+    pub fn for_each_page(&self, mut f: impl FnMut(RawPage<'_>) -> Result<()>) -> Result<()> {
+        let stat_type = self.header.data_type;
+        let multi = self.header.marker.is_multi_page();
+        let mut c = Cursor::new(&self.body, self.body_offset);
+        let mut index = 0u32;
+        while !c.is_empty() {
+            let header =
+                PageHeader::read(&mut c, stat_type, multi).map_err(|e| e.in_page(index))?;
+            let offset = c.offset();
+            let data = if header.is_empty() {
+                &[][..]
+            } else {
+                c.take("page data", header.compressed_size as usize)
+                    .map_err(|e| e.in_page(index))?
+            };
+            f(RawPage {
+                index,
+                header,
+                data,
+                offset,
+            })
+            .map_err(|e| e.in_page(index))?;
+            index += 1;
+        }
+        Ok(())
+    }
+}
+
+impl RawPage<'_> {
+    /// Decompresses the payload into `out` (cleared first), checking the declared size
+    /// against `limits`.
+    pub fn decompress(
+        &self,
+        chunk: &RawChunk,
+        codecs: &mut PageCodecs,
+        limits: &Limits,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        out.clear();
+        let n = limits.check_alloc("page", self.header.uncompressed_size as u64)?;
+        codecs
+            .decompress(chunk.header.compression, self.data, out, n)
+            .map_err(|e| e.at_offset(self.offset))
+    }
+
+    /// The page statistics, if the header carries them.
+    pub fn statistics(&self) -> Option<&Statistics> {
+        self.header.statistics.as_ref()
+    }
+}
+
+/// Whether data summarised by `stats` may hold times in `start..=end` (empty statistics
+/// say nothing, so they never exclude).
+pub fn overlaps(stats: &Statistics, start: i64, end: i64) -> bool {
+    stats.count == 0 || (stats.end_time >= start && stats.start_time <= end)
+}

@@ -1,0 +1,122 @@
+//! Page payloads (after decompression, `spec/tsfile.md` §5.5): the non-aligned layout (a time
+//! stream and a value stream), aligned time pages, and aligned value pages (a position count,
+//! an MSB-first presence bitmap, then the non-null values).
+
+use super::column::Values;
+use super::encoding;
+use crate::format::tsfile::{DataType, Encoding};
+use crate::format::Cursor;
+use crate::{Error, Result};
+
+/// Decodes a time stream, appending to `times`; at most `max` timestamps.
+pub fn decode_times(
+    payload: &[u8],
+    encoding: Encoding,
+    max: usize,
+    times: &mut Vec<i64>,
+) -> Result<()> {
+    let mut v = Values::Int64(std::mem::take(times));
+    let r = encoding::decode(encoding, DataType::Int64, payload, max, &mut v);
+    if let Values::Int64(t) = v {
+        *times = t;
+    }
+    r
+}
+
+/// Decodes a non-aligned page: `UVarInt time_len`, the time stream, then the value stream
+/// with the same number of points. Appends to `times` and `values`; returns the point count.
+pub fn decode_non_aligned(
+    payload: &[u8],
+    time_encoding: Encoding,
+    data_type: DataType,
+    value_encoding: Encoding,
+    max: usize,
+    times: &mut Vec<i64>,
+    values: &mut Values,
+) -> Result<usize> {
+    let mut c = Cursor::new(payload, 0);
+    let time_len = c.read_uvarint()? as usize;
+    let time_stream = c.take("page time stream", time_len)?;
+    let value_stream = c.rest();
+    let (t0, v0) = (times.len(), values.len());
+    decode_times(time_stream, time_encoding, max, times)?;
+    let n = times.len() - t0;
+    encoding::decode(value_encoding, data_type, value_stream, n, values)
+        .map_err(|e| e.at_offset(c.offset()))?;
+    if values.len() - v0 != n {
+        return Err(Error::corrupt(
+            "tsfile",
+            format!("page holds {n} timestamps but {} values", values.len() - v0),
+        ));
+    }
+    Ok(n)
+}
+
+/// Decodes an aligned value page whose time page holds `positions` timestamps. Appends one
+/// presence flag per position to `present` and the non-null values to `values`. An empty
+/// payload (the all-null page) gives `positions` absent flags.
+pub fn decode_value_page(
+    payload: &[u8],
+    data_type: DataType,
+    encoding: Encoding,
+    positions: usize,
+    present: &mut Vec<bool>,
+    values: &mut Values,
+) -> Result<()> {
+    if payload.is_empty() {
+        present.resize(present.len() + positions, false);
+        return Ok(());
+    }
+    let mut c = Cursor::new(payload, 0);
+    let count = c.read_i32_be()?;
+    if usize::try_from(count).ok() != Some(positions) {
+        return Err(Error::corrupt(
+            "tsfile",
+            format!("value page has {count} positions, its time page {positions}"),
+        )
+        .at_offset(0));
+    }
+    let bitmap = c.take("value page bitmap", positions.div_ceil(8))?;
+    let mut set = 0usize;
+    present.reserve(positions);
+    for i in 0..positions {
+        let bit = bitmap
+            .get(i / 8)
+            .is_some_and(|b| b & (0x80 >> (i % 8)) != 0);
+        set += bit as usize;
+        present.push(bit);
+    }
+    let at = c.offset();
+    let v0 = values.len();
+    encoding::decode(encoding, data_type, c.rest(), set, values).map_err(|e| e.at_offset(at))?;
+    if values.len() - v0 != set {
+        return Err(Error::corrupt(
+            "tsfile",
+            format!(
+                "value page bitmap marks {set} values but its stream holds {}",
+                values.len() - v0
+            ),
+        )
+        .at_offset(at));
+    }
+    Ok(())
+}
+
+/// Builds an aligned value page payload: position count, MSB-first bitmap of `present`, and
+/// the already encoded stream of the non-null values.
+pub fn encode_value_page(present: &[bool], value_stream: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    let n = i32::try_from(present.len())
+        .map_err(|_| Error::invalid("too many positions in one page"))?;
+    out.extend_from_slice(&n.to_be_bytes());
+    for chunk in present.chunks(8) {
+        let mut b = 0u8;
+        for (i, &p) in chunk.iter().enumerate() {
+            if p {
+                b |= 0x80 >> i;
+            }
+        }
+        out.push(b);
+    }
+    out.extend_from_slice(value_stream);
+    Ok(())
+}

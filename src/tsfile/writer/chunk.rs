@@ -1,0 +1,286 @@
+//! One chunk under construction: the open page's buffered points, the sealed pages
+//! (encoded, compressed, with their statistics) and the chunk statistics. A chunk becomes
+//! bytes — header and pages — when its chunk group is flushed (`spec/tsfile.md` §5.3–5.5, §11).
+
+use super::super::column::Values;
+use super::super::compression::PageCodecs;
+use super::super::encoding::{self, EncodeOptions};
+use super::super::page::encode_value_page;
+use super::super::value::ValueRef;
+use crate::format::tsfile::headers::{ChunkHeader, ChunkKind, Marker, PageHeader};
+use crate::format::tsfile::statistics::Statistics;
+use crate::format::tsfile::varint::put_uvarint;
+use crate::format::tsfile::{Compression, DataType, Encoding};
+use crate::{Error, Result};
+
+/// How a column's pages are encoded.
+#[derive(Clone, Debug)]
+pub(crate) struct ColumnCodec {
+    pub data_type: DataType,
+    pub encoding: Encoding,
+    pub compression: Compression,
+    pub options: EncodeOptions,
+}
+
+impl ColumnCodec {
+    /// Checks that this column's encoding can store `v`, so that a row is refused when it is
+    /// written rather than failing later when its page is sealed. GORILLA ends each page with
+    /// the type's minimum integer as a sentinel, which Java's reader stops at, so that value
+    /// cannot be stored with it. (Canonical NaN, the float sentinel, is stored as another
+    /// NaN by the encoder.)
+    pub fn check(&self, v: ValueRef<'_>) -> Result<()> {
+        let sentinel = matches!(
+            (self.encoding, v),
+            (Encoding::Gorilla, ValueRef::Int32(i32::MIN))
+                | (Encoding::Gorilla, ValueRef::Int64(i64::MIN))
+        );
+        if sentinel {
+            return Err(Error::invalid(format!(
+                "{v:?} cannot be stored with GORILLA (it is the end-of-page sentinel)"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A sealed page: its header fields, statistics and stored (compressed) payload.
+#[derive(Debug)]
+struct SealedPage {
+    uncompressed_size: u32,
+    /// `None` for the empty (all-null) value page.
+    statistics: Option<Statistics>,
+    data: Vec<u8>,
+}
+
+/// A chunk being built for one column of one chunk group.
+#[derive(Debug)]
+pub(crate) struct ChunkBuilder {
+    pub measurement: String,
+    pub kind: ChunkKind,
+    pub codec: ColumnCodec,
+    /// Time codec of a non-aligned chunk's time stream.
+    time_codec: Option<ColumnCodec>,
+    // The open page.
+    times: Vec<i64>,
+    values: Values,
+    present: Vec<bool>,
+    // Sealed pages and their merged statistics.
+    pages: Vec<SealedPage>,
+    pub statistics: Statistics,
+    sealed_bytes: usize,
+    scratch: Vec<u8>,
+    payload: Vec<u8>,
+}
+
+impl ChunkBuilder {
+    /// A chunk of `kind`; `time_codec` is required for non-aligned chunks.
+    pub fn new(
+        measurement: &str,
+        kind: ChunkKind,
+        codec: ColumnCodec,
+        time_codec: Option<ColumnCodec>,
+    ) -> Result<Self> {
+        let stat_type = if kind == ChunkKind::Time {
+            DataType::Vector
+        } else {
+            codec.data_type
+        };
+        Ok(ChunkBuilder {
+            measurement: measurement.to_owned(),
+            kind,
+            values: Values::for_type(codec.data_type)?,
+            statistics: Statistics::new(stat_type),
+            codec,
+            time_codec,
+            times: Vec::new(),
+            present: Vec::new(),
+            pages: Vec::new(),
+            sealed_bytes: 0,
+            scratch: Vec::new(),
+            payload: Vec::new(),
+        })
+    }
+
+    /// Points (positions, for value chunks) in the open page.
+    pub fn open_points(&self) -> usize {
+        match self.kind {
+            ChunkKind::Value => self.present.len(),
+            _ => self.times.len(),
+        }
+    }
+
+    /// Bytes held: sealed pages plus an estimate of the open page.
+    pub fn mem_size(&self) -> usize {
+        self.sealed_bytes + self.values.mem_size() + self.times.len() * 8 + self.present.len()
+    }
+
+    /// Bytes the open page would take raw (for the page byte limit).
+    pub fn open_page_bytes(&self) -> usize {
+        self.values.mem_size() + self.times.len() * 8
+    }
+
+    /// Time chunk: buffers timestamps. Non-aligned chunk: buffers timestamps and values.
+    pub fn times_mut(&mut self) -> &mut Vec<i64> {
+        &mut self.times
+    }
+
+    /// Buffered values of the open page (non-null only, for value chunks).
+    pub fn values_mut(&mut self) -> &mut Values {
+        &mut self.values
+    }
+
+    /// Value chunk: presence flags of the open page.
+    pub fn present_mut(&mut self) -> &mut Vec<bool> {
+        &mut self.present
+    }
+
+    /// Seals the open page. `page_times` are the timestamps of the page's positions (value
+    /// chunks take them from the time chunk's open page). Nothing happens for an empty page
+    /// of a time or non-aligned chunk.
+    pub fn seal_page(&mut self, codecs: &mut PageCodecs, page_times: Option<&[i64]>) -> Result<()> {
+        self.payload.clear();
+        let mut stats;
+        match self.kind {
+            ChunkKind::Time => {
+                if self.times.is_empty() {
+                    return Ok(());
+                }
+                stats = Statistics::new(DataType::Vector);
+                stats.update_times(&self.times);
+                encode_times(&self.codec, &self.times, &mut self.payload)?;
+            }
+            ChunkKind::NonAligned => {
+                if self.times.is_empty() {
+                    return Ok(());
+                }
+                stats = Statistics::new(self.codec.data_type);
+                stats.update_values(&self.times, &self.values)?;
+                let tc = self
+                    .time_codec
+                    .as_ref()
+                    .ok_or_else(|| Error::invalid("a non-aligned chunk needs a time codec"))?;
+                self.scratch.clear();
+                encode_times(tc, &self.times, &mut self.scratch)?;
+                put_uvarint(&mut self.payload, len_u32(self.scratch.len())?);
+                self.payload.extend_from_slice(&self.scratch);
+                encode_values(&self.codec, &self.values, &mut self.payload)?;
+            }
+            ChunkKind::Value => {
+                if self.present.is_empty() {
+                    return Ok(());
+                }
+                let times = page_times.unwrap_or(&[]);
+                if times.len() != self.present.len() {
+                    return Err(Error::invalid("value page and time page differ in length"));
+                }
+                if self.values.is_empty() {
+                    // Positions but no value: the empty page.
+                    self.pages.push(SealedPage {
+                        uncompressed_size: 0,
+                        statistics: None,
+                        data: Vec::new(),
+                    });
+                    self.present.clear();
+                    self.sealed_bytes += 1;
+                    return Ok(());
+                }
+                self.times.clear();
+                self.times.extend(
+                    times
+                        .iter()
+                        .zip(&self.present)
+                        .filter(|(_, &p)| p)
+                        .map(|(&t, _)| t),
+                );
+                stats = Statistics::new(self.codec.data_type);
+                stats.update_values(&self.times, &self.values)?;
+                self.scratch.clear();
+                encode_values(&self.codec, &self.values, &mut self.scratch)?;
+                encode_value_page(&self.present, &self.scratch, &mut self.payload)?;
+            }
+        }
+        let uncompressed_size = len_u32(self.payload.len())?;
+        let mut data = Vec::new();
+        codecs.compress(self.codec.compression, &self.payload, &mut data)?;
+        self.statistics.merge(&stats)?;
+        self.sealed_bytes += data.len() + 16;
+        self.pages.push(SealedPage {
+            uncompressed_size,
+            statistics: Some(stats),
+            data,
+        });
+        self.times.clear();
+        self.values.clear();
+        self.present.clear();
+        Ok(())
+    }
+
+    /// True when no page was sealed.
+    pub fn is_empty(&self) -> bool {
+        self.pages.is_empty()
+    }
+
+    /// Appends the chunk (header and pages) to `out`, with TsFile's statistics rule: one page
+    /// → single-page marker, no page statistics; several → every non-empty page carries its
+    /// statistics. A value chunk without any value is a header with no pages, as Java writes.
+    /// Resets the builder for the next chunk group and returns the chunk statistics.
+    pub fn write_chunk(&mut self, out: &mut Vec<u8>) -> Result<Statistics> {
+        let all_null = self.kind == ChunkKind::Value && self.statistics.count == 0;
+        let multi = self.pages.len() > 1 && !all_null;
+        let mut body = Vec::new();
+        if !all_null {
+            for p in &self.pages {
+                let header = PageHeader {
+                    uncompressed_size: p.uncompressed_size,
+                    compressed_size: len_u32(p.data.len())?,
+                    statistics: if multi { p.statistics.clone() } else { None },
+                };
+                header.write_to(&mut body)?;
+                body.extend_from_slice(&p.data);
+            }
+        }
+        let header = ChunkHeader {
+            marker: Marker::chunk(self.kind, multi),
+            measurement_id: self.measurement.clone(),
+            data_size: len_u32(body.len())?,
+            data_type: if self.kind == ChunkKind::Time {
+                DataType::Vector
+            } else {
+                self.codec.data_type
+            },
+            compression: self.codec.compression,
+            encoding: self.codec.encoding,
+        };
+        header.write_to(out)?;
+        out.extend_from_slice(&body);
+        self.pages.clear();
+        self.sealed_bytes = 0;
+        let fresh = Statistics::new(self.statistics_type());
+        Ok(std::mem::replace(&mut self.statistics, fresh))
+    }
+
+    fn statistics_type(&self) -> DataType {
+        if self.kind == ChunkKind::Time {
+            DataType::Vector
+        } else {
+            self.codec.data_type
+        }
+    }
+}
+
+fn encode_times(codec: &ColumnCodec, times: &[i64], out: &mut Vec<u8>) -> Result<()> {
+    // The encoders take a `Values` run; lend the buffer without copying it.
+    let v = Values::Int64(times.to_vec());
+    encoding::encode(codec.encoding, DataType::Int64, &v, &codec.options, out)
+}
+
+fn encode_values(codec: &ColumnCodec, values: &Values, out: &mut Vec<u8>) -> Result<()> {
+    encoding::encode(codec.encoding, codec.data_type, values, &codec.options, out)
+}
+
+fn len_u32(n: usize) -> Result<u32> {
+    u32::try_from(n)
+        .ok()
+        .filter(|&n| n <= i32::MAX as u32)
+        .ok_or_else(|| Error::invalid(format!("{n} bytes do not fit a TsFile size field")))
+}

@@ -1,0 +1,208 @@
+//! One device's chunk group under construction: an aligned group (one time chunk and one
+//! value chunk per column, pages sealed together, driven by the time column) or a
+//! non-aligned group (one chunk per series, each with its own time stream). Pages are cut at
+//! the point limit or the byte limit; the group turns into a chunk group when flushed.
+
+use super::super::compression::PageCodecs;
+use super::super::value::ValueRef;
+use super::chunk::{ChunkBuilder, ColumnCodec};
+use crate::format::tsfile::headers::ChunkKind;
+use crate::format::tsfile::statistics::Statistics;
+use crate::Result;
+
+/// Page cutting limits.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct PageLimits {
+    pub max_points: usize,
+    pub max_bytes: usize,
+}
+
+/// A flushed chunk: which column (index into the group's columns; `None` = time column),
+/// where its header starts, and its statistics.
+#[derive(Debug)]
+pub(crate) struct FlushedChunk {
+    pub column: Option<usize>,
+    pub offset: u64,
+    pub statistics: Statistics,
+}
+
+/// The chunks of one device between two flushes.
+#[derive(Debug)]
+pub(crate) enum Group {
+    /// A time chunk plus value chunks.
+    Aligned {
+        time: Box<ChunkBuilder>,
+        values: Vec<ChunkBuilder>,
+    },
+    /// One chunk per series.
+    NonAligned { series: Vec<ChunkBuilder> },
+}
+
+impl Group {
+    /// An aligned group for `columns` (name, codec) with `time` as the time column's codec.
+    pub fn aligned(time: ColumnCodec, columns: &[(String, ColumnCodec)]) -> Result<Group> {
+        Ok(Group::Aligned {
+            time: Box::new(ChunkBuilder::new("", ChunkKind::Time, time, None)?),
+            values: columns
+                .iter()
+                .map(|(n, c)| ChunkBuilder::new(n, ChunkKind::Value, c.clone(), None))
+                .collect::<Result<_>>()?,
+        })
+    }
+
+    /// A non-aligned group; every series' time stream uses `time`.
+    pub fn non_aligned(time: ColumnCodec, columns: &[(String, ColumnCodec)]) -> Result<Group> {
+        Ok(Group::NonAligned {
+            series: columns
+                .iter()
+                .map(|(n, c)| {
+                    ChunkBuilder::new(n, ChunkKind::NonAligned, c.clone(), Some(time.clone()))
+                })
+                .collect::<Result<_>>()?,
+        })
+    }
+
+    /// Adds a series to a non-aligned group (tree model: registered after data was written).
+    pub fn add_series(&mut self, name: &str, time: ColumnCodec, codec: ColumnCodec) -> Result<()> {
+        if let Group::NonAligned { series } = self {
+            series.push(ChunkBuilder::new(
+                name,
+                ChunkKind::NonAligned,
+                codec,
+                Some(time),
+            )?);
+        }
+        Ok(())
+    }
+
+    /// Adds one row: `values[i]` for column `i` (already type-checked by the caller).
+    pub fn push_row(
+        &mut self,
+        time: i64,
+        values: &[ValueRef<'_>],
+        limits: PageLimits,
+        codecs: &mut PageCodecs,
+    ) -> Result<()> {
+        match self {
+            Group::Aligned {
+                time: tc,
+                values: vcs,
+            } => {
+                tc.times_mut().push(time);
+                for (vc, v) in vcs.iter_mut().zip(values) {
+                    let present = !matches!(v, ValueRef::Null);
+                    if present {
+                        vc.values_mut().push(*v)?;
+                    }
+                    vc.present_mut().push(present);
+                }
+                let full = tc.open_points() >= limits.max_points
+                    || (tc.open_points() % 64 == 0
+                        && tc.open_page_bytes()
+                            + vcs.iter().map(ChunkBuilder::open_page_bytes).sum::<usize>()
+                            >= limits.max_bytes);
+                if full {
+                    self.seal_pages(codecs)?;
+                }
+            }
+            Group::NonAligned { series } => {
+                for (s, v) in series.iter_mut().zip(values) {
+                    if matches!(v, ValueRef::Null) {
+                        continue;
+                    }
+                    s.times_mut().push(time);
+                    s.values_mut().push(*v)?;
+                    if s.open_points() >= limits.max_points
+                        || (s.open_points() % 64 == 0 && s.open_page_bytes() >= limits.max_bytes)
+                    {
+                        s.seal_page(codecs, None)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Seals every open page (aligned: all columns together).
+    pub fn seal_pages(&mut self, codecs: &mut PageCodecs) -> Result<()> {
+        match self {
+            Group::Aligned { time, values } => {
+                let times = std::mem::take(time.times_mut());
+                for v in values.iter_mut() {
+                    v.seal_page(codecs, Some(&times))?;
+                }
+                *time.times_mut() = times;
+                time.seal_page(codecs, None)
+            }
+            Group::NonAligned { series } => {
+                for s in series {
+                    s.seal_page(codecs, None)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Bytes buffered.
+    pub fn mem_size(&self) -> usize {
+        match self {
+            Group::Aligned { time, values } => {
+                time.mem_size() + values.iter().map(ChunkBuilder::mem_size).sum::<usize>()
+            }
+            Group::NonAligned { series } => series.iter().map(ChunkBuilder::mem_size).sum(),
+        }
+    }
+
+    /// True when the group holds no point.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Group::Aligned { time, .. } => time.is_empty() && time.open_points() == 0,
+            Group::NonAligned { series } => {
+                series.iter().all(|s| s.is_empty() && s.open_points() == 0)
+            }
+        }
+    }
+
+    /// Seals open pages and appends every chunk to `out` (whose first byte is at file offset
+    /// `base`). Aligned groups write the time chunk, then a value chunk for every column —
+    /// all-null ones included, so chunk lists pair up by index across groups. Non-aligned
+    /// groups skip series without points in this group.
+    pub fn flush(
+        &mut self,
+        codecs: &mut PageCodecs,
+        out: &mut Vec<u8>,
+        base: u64,
+    ) -> Result<Vec<FlushedChunk>> {
+        self.seal_pages(codecs)?;
+        let mut flushed = Vec::new();
+        let mut emit = |c: &mut ChunkBuilder, column, out: &mut Vec<u8>| -> Result<()> {
+            let offset = base + out.len() as u64;
+            let statistics = c.write_chunk(out)?;
+            flushed.push(FlushedChunk {
+                column,
+                offset,
+                statistics,
+            });
+            Ok(())
+        };
+        match self {
+            Group::Aligned { time, values } => {
+                if time.is_empty() {
+                    return Ok(Vec::new());
+                }
+                emit(time, None, out)?;
+                for (i, v) in values.iter_mut().enumerate() {
+                    emit(v, Some(i), out)?;
+                }
+            }
+            Group::NonAligned { series } => {
+                for (i, s) in series.iter_mut().enumerate() {
+                    if !s.is_empty() {
+                        emit(s, Some(i), out)?;
+                    }
+                }
+            }
+        }
+        Ok(flushed)
+    }
+}

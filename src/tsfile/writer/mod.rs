@@ -1,0 +1,570 @@
+//! [`TsFileWriter`]: writes table-model and tree-model TsFile v4 files to any `io::Write`,
+//! no `Seek` needed (`spec/tsfile.md` §5.7, §10–§12).
+//!
+//! Rows are buffered per device in open pages; pages are sealed at
+//! [`WriterOptions::page_max_points`] or [`WriterOptions::page_max_bytes`]; when everything
+//! buffered exceeds [`WriterOptions::memory_threshold`] every device's chunk group is written
+//! out (devices in id order, as Java does), so memory stays bounded whatever the file size.
+//! Only chunk metadata (offset and statistics per chunk) is kept until
+//! [`finish`](TsFileWriter::finish) writes the index, schemas, Bloom filter and footer.
+
+mod chunk;
+mod group;
+mod options;
+
+pub use options::{default_encoding, WriteSummary, WriterOptions};
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+
+use super::compression::PageCodecs;
+use super::value::{check_type, ValueRef};
+use chunk::ColumnCodec;
+use group::{Group, PageLimits};
+
+use crate::format::tsfile::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
+use crate::format::tsfile::index::{ChunkMetadata, TimeseriesMetadata};
+use crate::format::tsfile::schema::{MeasurementSchema, TableSchema};
+use crate::format::tsfile::statistics::Statistics;
+use crate::format::tsfile::{ColumnCategory, DataType, DeviceId};
+use crate::tsfile::encoding::EncodeOptions;
+use crate::tsfile::index_writer;
+use crate::{Error, Result};
+
+const MAGIC: &[u8; 6] = b"TsFile";
+
+/// Where a registered table's columns go.
+#[derive(Debug)]
+struct TableInfo {
+    schema: TableSchema,
+    /// Schema positions of the TAG columns, in order.
+    tags: Vec<usize>,
+    /// Schema positions of the FIELD columns, in order.
+    fields: Vec<usize>,
+    codecs: Vec<(String, ColumnCodec)>,
+}
+
+/// A registered tree-model device.
+#[derive(Debug)]
+struct TreeDevice {
+    id: DeviceId,
+    aligned: bool,
+    measurements: Vec<MeasurementSchema>,
+}
+
+/// The footer's view of one series: its chunks so far.
+#[derive(Debug)]
+struct SeriesMeta {
+    name: String,
+    data_type: DataType,
+    mask: u8,
+    chunks: Vec<ChunkMetadata>,
+}
+
+/// Everything kept per device.
+#[derive(Debug)]
+struct DeviceState {
+    group: Group,
+    last_time: Option<i64>,
+    /// Time column (aligned only) then one entry per column of the group.
+    time_meta: Option<SeriesMeta>,
+    series: Vec<SeriesMeta>,
+}
+
+/// Writes a TsFile.
+///
+/// ```
+/// use colfile::format::tsfile::{ColumnCategory, DataType};
+/// use colfile::format::tsfile::schema::{TableColumn, TableSchema};
+/// use colfile::tsfile::{TsFileWriter, Value, WriterOptions};
+///
+/// let schema = TableSchema::new("weather", vec![
+///     TableColumn::new("city", DataType::String, ColumnCategory::Tag),
+///     TableColumn::new("temp", DataType::Double, ColumnCategory::Field),
+/// ]);
+/// let mut w = TsFileWriter::new(Vec::new(), WriterOptions::default())?;
+/// w.register_table(schema)?;
+/// w.write_row("weather", 1000, &[Value::string("paris"), Value::Double(12.5)])?;
+/// w.write_row("weather", 2000, &[Value::string("paris"), Value::Null])?;
+/// let (bytes, summary) = w.finish_into_inner()?;
+/// assert_eq!(&bytes[..7], b"TsFile\x04");
+/// assert_eq!(summary.rows, 2);
+/// # Ok::<(), colfile::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct TsFileWriter<W: Write> {
+    out: W,
+    pos: u64,
+    options: WriterOptions,
+    tables: BTreeMap<String, TableInfo>,
+    tree: HashMap<String, TreeDevice>,
+    devices: BTreeMap<DeviceId, DeviceState>,
+    codecs: PageCodecs,
+    buffer: Vec<u8>,
+    rows: u64,
+    rows_since_check: u64,
+    chunk_groups: u64,
+}
+
+impl<W: Write> TsFileWriter<W> {
+    /// Starts a file: writes the magic and version.
+    pub fn new(mut out: W, options: WriterOptions) -> Result<Self> {
+        options.validate()?;
+        out.write_all(MAGIC)?;
+        out.write_all(&[4])?;
+        let mut codecs = PageCodecs::new();
+        codecs.set_level(
+            crate::format::tsfile::Compression::Zstd,
+            Some(options.zstd_level),
+        )?;
+        Ok(TsFileWriter {
+            out,
+            pos: 7,
+            options,
+            tables: BTreeMap::new(),
+            tree: HashMap::new(),
+            devices: BTreeMap::new(),
+            codecs,
+            buffer: Vec::new(),
+            rows: 0,
+            rows_since_check: 0,
+            chunk_groups: 0,
+        })
+    }
+
+    fn time_codec(&self) -> ColumnCodec {
+        ColumnCodec {
+            data_type: DataType::Int64,
+            encoding: self.options.time_encoding,
+            compression: self.options.time_compression,
+            options: EncodeOptions::default(),
+        }
+    }
+
+    fn column_codec(&self, m: &MeasurementSchema) -> Result<ColumnCodec> {
+        if !super::encoding::supports(m.encoding, m.data_type) {
+            return Err(Error::invalid(format!(
+                "column {}: {} cannot encode {}",
+                m.name, m.encoding, m.data_type
+            )));
+        }
+        let mut options = EncodeOptions::default();
+        if let Some(v) = m.property("max_point_number") {
+            options.max_point_number = v.parse().map_err(|_| {
+                Error::invalid(format!("column {}: max_point_number {v:?}", m.name))
+            })?;
+        }
+        Ok(ColumnCodec {
+            data_type: m.data_type,
+            encoding: m.encoding,
+            compression: m.compression,
+            options,
+        })
+    }
+
+    /// Registers a table (names are lower-cased, as the reference writers do). Rows for it
+    /// are written with [`write_row`](Self::write_row).
+    ///
+    /// Errors: a table of that name is already registered; a TAG column that is not
+    /// STRING/TEXT; an encoding that cannot encode its column's type.
+    pub fn register_table(&mut self, schema: TableSchema) -> Result<()> {
+        let schema = schema.lower_cased();
+        if self.tables.contains_key(&schema.name) {
+            return Err(Error::invalid(format!(
+                "table {} is already registered",
+                schema.name
+            )));
+        }
+        let (mut tags, mut fields, mut codecs) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, c) in schema.columns.iter().enumerate() {
+            match c.category {
+                ColumnCategory::Tag => {
+                    if !matches!(c.schema.data_type, DataType::String | DataType::Text) {
+                        return Err(Error::schema(format!(
+                            "tag column {} must be STRING or TEXT, not {}",
+                            c.schema.name, c.schema.data_type
+                        )));
+                    }
+                    tags.push(i);
+                }
+                ColumnCategory::Field => {
+                    fields.push(i);
+                    codecs.push((c.schema.name.clone(), self.column_codec(&c.schema)?));
+                }
+                _ => {}
+            }
+        }
+        let name = schema.name.clone();
+        self.tables.insert(
+            name,
+            TableInfo {
+                schema,
+                tags,
+                fields,
+                codecs,
+            },
+        );
+        Ok(())
+    }
+
+    /// Registers a tree-model device (a dotted path such as `root.sg1.d1`) and its
+    /// measurements, aligned or not. Registering again adds measurements (non-aligned
+    /// devices only once data has been written).
+    pub fn register_device(
+        &mut self,
+        path: &str,
+        aligned: bool,
+        measurements: Vec<MeasurementSchema>,
+    ) -> Result<()> {
+        let id = DeviceId::from_tree_path(path)?;
+        for m in &measurements {
+            self.column_codec(m)?;
+        }
+        let time = self.time_codec();
+        let codecs: Vec<ColumnCodec> = measurements
+            .iter()
+            .map(|m| self.column_codec(m))
+            .collect::<Result<_>>()?;
+        let entry = self
+            .tree
+            .entry(path.to_owned())
+            .or_insert_with(|| TreeDevice {
+                id: id.clone(),
+                aligned,
+                measurements: Vec::new(),
+            });
+        if entry.aligned != aligned {
+            return Err(Error::invalid(format!(
+                "device {path} is already registered as {}aligned",
+                if entry.aligned { "" } else { "non-" }
+            )));
+        }
+        for (m, codec) in measurements.into_iter().zip(codecs) {
+            if entry.measurements.iter().any(|x| x.name == m.name) {
+                return Err(Error::invalid(format!(
+                    "{path}.{} is already registered",
+                    m.name
+                )));
+            }
+            if let Some(state) = self.devices.get_mut(&id) {
+                if aligned {
+                    return Err(Error::invalid(format!(
+                        "aligned device {path}: measurements must be registered before data"
+                    )));
+                }
+                state.group.add_series(&m.name, time.clone(), codec)?;
+                state.series.push(SeriesMeta {
+                    name: m.name.clone(),
+                    data_type: m.data_type,
+                    mask: 0,
+                    chunks: Vec::new(),
+                });
+            }
+            entry.measurements.push(m);
+        }
+        Ok(())
+    }
+
+    /// Writes one table row: `values` holds one value per schema column (TAG, FIELD and
+    /// ATTRIBUTE columns, in schema order; TIME-category columns are skipped — `time` is
+    /// the row's time). Time must increase per device.
+    ///
+    /// Errors leave the writer usable and lose nothing already accepted: an unknown table,
+    /// a wrong number or type of values, or a time not after the device's last one.
+    pub fn write_row(&mut self, table: &str, time: i64, values: &[super::Value]) -> Result<()> {
+        let refs: Vec<ValueRef<'_>> = values.iter().map(|v| v.as_ref()).collect();
+        self.write_row_refs(table, time, &refs)
+    }
+
+    /// [`write_row`](Self::write_row) over borrowed values.
+    pub fn write_row_refs(
+        &mut self,
+        table: &str,
+        time: i64,
+        values: &[ValueRef<'_>],
+    ) -> Result<()> {
+        let key = table.to_lowercase();
+        let info = self
+            .tables
+            .get(&key)
+            .ok_or_else(|| Error::invalid(format!("table {table} is not registered")))?;
+        let data_columns: Vec<usize> = (0..info.schema.columns.len())
+            .filter(|&i| info.schema.columns[i].category != ColumnCategory::Time)
+            .collect();
+        if values.len() != data_columns.len() {
+            return Err(Error::schema(format!(
+                "table {key}: {} values for {} columns",
+                values.len(),
+                data_columns.len()
+            )));
+        }
+        let mut by_column = vec![ValueRef::Null; info.schema.columns.len()];
+        for (&col, v) in data_columns.iter().zip(values) {
+            let c = &info.schema.columns[col];
+            check_type(c.schema.data_type, *v).map_err(|e| {
+                Error::schema(format!("table {key}, column {}: {e}", c.schema.name))
+            })?;
+            by_column[col] = *v;
+        }
+        let mut tags = Vec::with_capacity(info.tags.len());
+        for &i in &info.tags {
+            tags.push(match by_column[i] {
+                ValueRef::Binary(b) => Some(
+                    std::str::from_utf8(b)
+                        .map_err(|_| Error::schema(format!("table {key}: tag value is not UTF-8")))?
+                        .to_owned(),
+                ),
+                _ => None,
+            });
+        }
+        let device = DeviceId::from_table(&key, tags)?;
+        let fields: Vec<ValueRef<'_>> = info.fields.iter().map(|&i| by_column[i]).collect();
+        for ((name, codec), v) in info.codecs.iter().zip(&fields) {
+            codec
+                .check(*v)
+                .map_err(|e| Error::invalid(format!("table {key}, column {name}: {e}")))?;
+        }
+        let codecs = info.codecs.clone();
+        self.push(device, time, &fields, |w| {
+            Ok(new_state(
+                Group::aligned(w.time_codec(), &codecs)?,
+                &codecs,
+                true,
+                w.options.role_masks,
+            ))
+        })
+    }
+
+    /// Writes one tree-model record: `values` pairs measurement names of a registered device
+    /// with values (absent measurements are null).
+    pub fn write_record(
+        &mut self,
+        path: &str,
+        time: i64,
+        values: &[(&str, ValueRef<'_>)],
+    ) -> Result<()> {
+        let dev = self
+            .tree
+            .get(path)
+            .ok_or_else(|| Error::invalid(format!("device {path} is not registered")))?;
+        let mut row = vec![ValueRef::Null; dev.measurements.len()];
+        for (name, v) in values {
+            let i = dev
+                .measurements
+                .iter()
+                .position(|m| m.name == *name)
+                .ok_or_else(|| Error::invalid(format!("{path}.{name} is not registered")))?;
+            check_type(dev.measurements[i].data_type, *v)
+                .map_err(|e| Error::schema(format!("{path}.{name}: {e}")))?;
+            row[i] = *v;
+        }
+        let (id, aligned) = (dev.id.clone(), dev.aligned);
+        let codecs: Vec<(String, ColumnCodec)> = dev
+            .measurements
+            .iter()
+            .map(|m| Ok((m.name.clone(), self.column_codec(m)?)))
+            .collect::<Result<_>>()?;
+        for ((name, codec), v) in codecs.iter().zip(&row) {
+            codec
+                .check(*v)
+                .map_err(|e| Error::invalid(format!("{path}.{name}: {e}")))?;
+        }
+        self.push(id, time, &row, |w| {
+            let group = if aligned {
+                Group::aligned(w.time_codec(), &codecs)?
+            } else {
+                Group::non_aligned(w.time_codec(), &codecs)?
+            };
+            Ok(new_state(group, &codecs, aligned, w.options.role_masks))
+        })
+    }
+
+    fn push(
+        &mut self,
+        device: DeviceId,
+        time: i64,
+        row: &[ValueRef<'_>],
+        make: impl FnOnce(&Self) -> Result<DeviceState>,
+    ) -> Result<()> {
+        if !self.devices.contains_key(&device) {
+            let state = make(self)?;
+            self.devices.insert(device.clone(), state);
+        }
+        let limits = PageLimits {
+            max_points: self.options.page_max_points,
+            max_bytes: self.options.page_max_bytes,
+        };
+        let state = self
+            .devices
+            .get_mut(&device)
+            .ok_or_else(|| Error::invalid("device vanished"))?;
+        if let Some(last) = state.last_time {
+            if time <= last {
+                return Err(Error::invalid(format!(
+                    "device {device}: time {time} is not after the last time written, {last}"
+                )));
+            }
+        }
+        state.group.push_row(time, row, limits, &mut self.codecs)?;
+        state.last_time = Some(time);
+        self.rows += 1;
+        self.rows_since_check += 1;
+        if self.rows_since_check >= 1024 {
+            self.rows_since_check = 0;
+            let held: usize = self.devices.values().map(|d| d.group.mem_size()).sum();
+            if held >= self.options.memory_threshold {
+                self.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes every buffered chunk group now (devices in id order).
+    pub fn flush(&mut self) -> Result<()> {
+        for (id, state) in self.devices.iter_mut() {
+            if state.group.is_empty() {
+                continue;
+            }
+            self.buffer.clear();
+            self.buffer.push(0x00);
+            id.write_to(&mut self.buffer)?;
+            let base = self.pos + self.buffer.len() as u64;
+            let mut body = Vec::new();
+            let chunks = state.group.flush(&mut self.codecs, &mut body, base)?;
+            if chunks.is_empty() {
+                continue;
+            }
+            for c in chunks {
+                let meta = match c.column {
+                    None => state.time_meta.as_mut(),
+                    Some(i) => state.series.get_mut(i),
+                };
+                if let Some(m) = meta {
+                    m.chunks.push(ChunkMetadata {
+                        offset_of_chunk_header: c.offset as i64,
+                        statistics: Some(c.statistics),
+                    });
+                }
+            }
+            self.out.write_all(&self.buffer)?;
+            self.out.write_all(&body)?;
+            self.pos += (self.buffer.len() + body.len()) as u64;
+            self.chunk_groups += 1;
+        }
+        Ok(())
+    }
+
+    /// Flushes, writes the metadata section and footer, and returns the summary. The
+    /// writer's output is complete and valid once this returns.
+    pub fn finish(self) -> Result<WriteSummary> {
+        self.finish_into_inner().map(|(_, s)| s)
+    }
+
+    /// [`finish`](Self::finish), also returning the output.
+    pub fn finish_into_inner(mut self) -> Result<(W, WriteSummary)> {
+        self.flush()?;
+        let mut devices: Vec<(DeviceId, Vec<TimeseriesMetadata>)> = Vec::new();
+        let mut chunk_count = 0usize;
+        for (id, state) in std::mem::take(&mut self.devices) {
+            let mut list = Vec::new();
+            if let Some(t) = state.time_meta {
+                if !t.chunks.is_empty() {
+                    chunk_count += t.chunks.len();
+                    list.push(series_metadata(t)?);
+                }
+            }
+            let mut series: Vec<SeriesMeta> = state
+                .series
+                .into_iter()
+                .filter(|s| !s.chunks.is_empty())
+                .collect();
+            series.sort_by(|a, b| a.name.cmp(&b.name));
+            for s in series {
+                chunk_count += s.chunks.len();
+                list.push(series_metadata(s)?);
+            }
+            if !list.is_empty() {
+                devices.push((id, list));
+            }
+        }
+        let schemas: Vec<TableSchema> = self.tables.into_values().map(|t| t.schema).collect();
+        let footer = index_writer::write_metadata(
+            &mut self.out,
+            self.pos,
+            &devices,
+            &schemas,
+            &self.options.properties,
+            self.options.max_index_degree,
+            self.options.bloom_error_rate,
+            chunk_count,
+        )?;
+        self.out.flush()?;
+        let summary = WriteSummary {
+            rows: self.rows,
+            devices: devices.len() as u64,
+            series: devices.iter().map(|(_, l)| l.len() as u64).sum(),
+            chunk_groups: self.chunk_groups,
+            chunks: chunk_count as u64,
+            bytes: footer.file_len,
+        };
+        Ok((self.out, summary))
+    }
+}
+
+fn new_state(
+    group: Group,
+    codecs: &[(String, ColumnCodec)],
+    aligned: bool,
+    masks: bool,
+) -> DeviceState {
+    DeviceState {
+        group,
+        last_time: None,
+        time_meta: aligned.then(|| SeriesMeta {
+            name: String::new(),
+            data_type: DataType::Vector,
+            mask: if masks { TIME_COLUMN_MASK } else { 0 },
+            chunks: Vec::new(),
+        }),
+        series: codecs
+            .iter()
+            .map(|(n, c)| SeriesMeta {
+                name: n.clone(),
+                data_type: c.data_type,
+                mask: if aligned && masks {
+                    VALUE_COLUMN_MASK
+                } else {
+                    0
+                },
+                chunks: Vec::new(),
+            })
+            .collect(),
+    }
+}
+
+/// A series' footer entry: its chunks and their merged statistics; per-chunk statistics only
+/// when there are several chunks.
+fn series_metadata(s: SeriesMeta) -> Result<TimeseriesMetadata> {
+    let mut statistics = Statistics::new(s.data_type);
+    for c in &s.chunks {
+        if let Some(st) = &c.statistics {
+            statistics.merge(st)?;
+        }
+    }
+    let multi = s.chunks.len() > 1;
+    let chunks = s
+        .chunks
+        .into_iter()
+        .map(|c| ChunkMetadata {
+            offset_of_chunk_header: c.offset_of_chunk_header,
+            statistics: if multi { c.statistics } else { None },
+        })
+        .collect();
+    Ok(TimeseriesMetadata {
+        timeseries_type: (multi as u8) | s.mask,
+        measurement_id: s.name,
+        data_type: s.data_type,
+        statistics,
+        chunks,
+    })
+}

@@ -1,0 +1,134 @@
+//! [`WriterOptions`] (page, flush and index settings with the reference writers' defaults),
+//! [`default_encoding`] and the [`WriteSummary`] that `finish()` returns.
+
+use crate::format::tsfile::{Compression, DataType, Encoding};
+use crate::{Error, Result};
+
+/// Settings of a [`TsFileWriter`](super::TsFileWriter). `Default` gives the reference writers'
+/// settings: 10 000 points or 64 KiB per page, 128 MiB buffered before a flush, index fan-out
+/// 256, Bloom filter error rate 0.05, time column TS_2DIFF + LZ4, ZSTD level 3, Java's TSM
+/// role bits.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct WriterOptions {
+    /// Most points in one page.
+    pub page_max_points: usize,
+    /// A page is sealed once its raw values reach this many bytes.
+    pub page_max_bytes: usize,
+    /// Every chunk group is written once the buffered bytes reach this.
+    pub memory_threshold: usize,
+    /// Fan-out of the metadata index tree (≥ 2).
+    pub max_index_degree: usize,
+    /// Bloom filter false-positive rate (clamped to 0.01–0.1 as Java does).
+    pub bloom_error_rate: f64,
+    /// Encoding of every time stream (TS_2DIFF or PLAIN).
+    pub time_encoding: Encoding,
+    /// Compression of aligned time chunks.
+    pub time_compression: Compression,
+    /// ZSTD level for ZSTD pages.
+    pub zstd_level: i32,
+    /// Set Java's role bits (0x80 time, 0x40 value) in timeseries metadata types; the C++
+    /// writer leaves them clear. Readers ignore them.
+    pub role_masks: bool,
+    /// File properties written after the three default encryption properties (values are
+    /// raw bytes; `None` is a null value).
+    pub properties: Vec<(String, Option<Vec<u8>>)>,
+}
+
+impl Default for WriterOptions {
+    fn default() -> Self {
+        WriterOptions {
+            page_max_points: 10_000,
+            page_max_bytes: 64 * 1024,
+            memory_threshold: 128 << 20,
+            max_index_degree: 256,
+            bloom_error_rate: 0.05,
+            time_encoding: Encoding::Ts2Diff,
+            time_compression: Compression::Lz4,
+            zstd_level: 3,
+            role_masks: true,
+            properties: Vec::new(),
+        }
+    }
+}
+
+impl WriterOptions {
+    /// Sets [`page_max_points`](Self::page_max_points).
+    pub fn with_page_max_points(mut self, n: usize) -> Self {
+        self.page_max_points = n;
+        self
+    }
+    /// Sets [`page_max_bytes`](Self::page_max_bytes).
+    pub fn with_page_max_bytes(mut self, n: usize) -> Self {
+        self.page_max_bytes = n;
+        self
+    }
+    /// Sets [`memory_threshold`](Self::memory_threshold).
+    pub fn with_memory_threshold(mut self, n: usize) -> Self {
+        self.memory_threshold = n;
+        self
+    }
+    /// Sets [`max_index_degree`](Self::max_index_degree).
+    pub fn with_max_index_degree(mut self, n: usize) -> Self {
+        self.max_index_degree = n;
+        self
+    }
+    /// Sets the time column's encoding and compression.
+    pub fn with_time_codec(mut self, encoding: Encoding, compression: Compression) -> Self {
+        self.time_encoding = encoding;
+        self.time_compression = compression;
+        self
+    }
+    /// Adds a file property.
+    pub fn with_property(mut self, key: &str, value: Option<&[u8]>) -> Self {
+        self.properties
+            .push((key.to_owned(), value.map(<[u8]>::to_vec)));
+        self
+    }
+
+    pub(crate) fn validate(&self) -> Result<()> {
+        if self.page_max_points == 0 || self.max_index_degree < 2 {
+            return Err(Error::invalid(
+                "page_max_points must be ≥ 1 and max_index_degree ≥ 2",
+            ));
+        }
+        if !matches!(self.time_encoding, Encoding::Ts2Diff | Encoding::Plain) {
+            return Err(Error::invalid(format!(
+                "time encoding {} (TS_2DIFF or PLAIN only: readers assume them)",
+                self.time_encoding
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The encoding the reference writers use for `data_type` when none is given: TS_2DIFF for
+/// integers, dates and timestamps, GORILLA for floats, PLAIN otherwise. BOOLEAN is PLAIN,
+/// as in C++ (Java uses RLE, which the C++ 2.5 reader cannot decode).
+pub fn default_encoding(data_type: DataType) -> Encoding {
+    match data_type {
+        DataType::Int32 | DataType::Int64 | DataType::Date | DataType::Timestamp => {
+            Encoding::Ts2Diff
+        }
+        DataType::Float | DataType::Double => Encoding::Gorilla,
+        _ => Encoding::Plain,
+    }
+}
+
+/// What [`TsFileWriter::finish`](super::TsFileWriter::finish) reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WriteSummary {
+    /// Rows (table model) or records (tree model) accepted.
+    pub rows: u64,
+    /// Devices with data.
+    pub devices: u64,
+    /// Series in the index (time columns included).
+    pub series: u64,
+    /// Chunk groups written.
+    pub chunk_groups: u64,
+    /// Chunks written.
+    pub chunks: u64,
+    /// Length of the file.
+    pub bytes: u64,
+}
