@@ -53,67 +53,81 @@ pub fn decode_offsets(
     plain_len: usize,
     offsets: &mut Vec<u32>,
 ) -> Result<()> {
-    offsets.clear();
-    offsets.reserve(rows + 1);
-    offsets.push(0);
+    // Every slot is written below: a buffer reused from a row group of as many rows needs no
+    // zeroing.
+    offsets.truncate(rows + 1);
+    offsets.resize(rows + 1, 0);
+    if let Some(first) = offsets.first_mut() {
+        *first = 0;
+    }
     let corrupt = |msg: String, at: usize| {
         Error::corrupt("rcfile", msg)
             .at_offset(at as u64)
             .in_section("cell lengths")
     };
     let limit = plain_len as u64;
-    let mut pos = 0usize;
     let mut end: u64 = 0;
-    let mut last: Option<u64> = None;
-    let mut left = rows;
-    while left > 0 {
-        // Fast path: one-byte lengths 0..=127, the common case for text and binary cells.
-        if let Some(&b) = buf.get(pos) {
-            if b < 0x80 {
-                end += b as u64;
-                offsets.push(end as u32);
-                last = Some(b as u64);
-                pos += 1;
-                left -= 1;
-                continue;
+    // The previous length, for run markers (u64::MAX: none yet).
+    let mut last = u64::MAX;
+    // One pass over the pre-sized offsets and the length bytes, both as iterators: the
+    // common one-byte lengths (0..=127) cost no bounds or capacity checks.
+    let mut slots = offsets.get_mut(1..).unwrap_or_default().iter_mut();
+    let mut bytes = buf.iter();
+    'cells: while let Some(slot) = slots.next() {
+        loop {
+            if let Some(&b) = bytes.as_slice().first() {
+                if b < 0x80 {
+                    bytes.next();
+                    end += u64::from(b);
+                    *slot = end as u32;
+                    last = u64::from(b);
+                    continue 'cells;
+                }
             }
-        }
-        let (v, n) = decode_vlong(buf.get(pos..).unwrap_or_default()).ok_or_else(|| {
-            corrupt(
-                format!("cell lengths end after {} of {rows} cells", rows - left),
-                pos,
-            )
-        })?;
-        let (len, count) = if v < 0 {
-            let l = last.ok_or_else(|| corrupt("run marker before any cell length".into(), pos))?;
-            (l, (!v) as u64) // `~v` more cells of the previous length
-        } else {
-            last = Some(v as u64);
-            (v as u64, 1)
-        };
-        if count > left as u64 {
-            return Err(corrupt(
-                format!("run of {count} cells overruns the row count {rows}"),
-                pos,
-            ));
-        }
-        let total = len.checked_mul(count).and_then(|x| x.checked_add(end));
-        if total.is_none_or(|t| t > limit) {
-            return Err(corrupt(
-                format!("cell lengths sum past the column's {plain_len} bytes"),
-                pos,
-            ));
-        }
-        for _ in 0..count {
+            let pos = buf.len() - bytes.as_slice().len();
+            let left = slots.len() + 1;
+            let (v, n) = decode_vlong(bytes.as_slice()).ok_or_else(|| {
+                corrupt(
+                    format!("cell lengths end after {} of {rows} cells", rows - left),
+                    pos,
+                )
+            })?;
+            bytes = bytes.as_slice().get(n..).unwrap_or_default().iter();
+            let (len, count) = if v < 0 {
+                if last == u64::MAX {
+                    return Err(corrupt("run marker before any cell length".into(), pos));
+                }
+                (last, (!v) as u64) // `~v` more cells of the previous length
+            } else {
+                last = v as u64;
+                (v as u64, 1)
+            };
+            if count == 0 {
+                continue; // an empty run: the cell is still to come
+            }
+            if count > left as u64 {
+                return Err(corrupt(
+                    format!("run of {count} cells overruns the row count {rows}"),
+                    pos,
+                ));
+            }
+            let total = len.checked_mul(count).and_then(|x| x.checked_add(end));
+            if total.is_none_or(|t| t > limit) {
+                return Err(corrupt(
+                    format!("cell lengths sum past the column's {plain_len} bytes"),
+                    pos,
+                ));
+            }
             end += len;
-            offsets.push(end as u32);
-        }
-        left -= count as usize;
-        pos += n;
-        if end > limit {
-            break;
+            *slot = end as u32;
+            for slot in slots.by_ref().take(count as usize - 1) {
+                end += len;
+                *slot = end as u32;
+            }
+            continue 'cells;
         }
     }
+    let pos = buf.len() - bytes.as_slice().len();
     if end > limit {
         return Err(corrupt(
             format!("cell lengths sum past the column's {plain_len} bytes"),
