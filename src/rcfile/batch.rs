@@ -2,10 +2,9 @@
 //! mask, with strings and binaries packed into one buffer. No per-value allocation for
 //! primitive types; this is the shape Arrow arrays are built from.
 
-use super::rowgroup::RowGroup;
-use super::serde::binary::{self, EMPTY_STRING_MARKER};
+use super::rowgroup::{ColumnData, RowGroup};
+use super::serde::binary::{self, BinarySerde, EMPTY_STRING_MARKER};
 use super::{HiveType, Serde, Timestamp, Value};
-use crate::format::Cursor;
 use crate::{Error, Result};
 
 /// Typed storage of a [`ColumnBatch`]. Slots of NULL rows hold a default value.
@@ -297,87 +296,14 @@ impl RowGroup {
                 .in_column(col)
                 .in_row_group(self.index())
         };
-        // Raw fast path: binary-serde strings and binaries are the cell bytes themselves.
-        if let (
-            Serde::Binary(_),
-            HiveType::String | HiveType::Binary,
-            BatchValues::Bytes { data: buf, offsets },
-        ) = (serde, ty, &mut out.values)
-        {
-            buf.reserve(data.bytes().len());
-            for cell in data.cells() {
-                if cell.is_empty() {
-                    out.valid.push(false);
-                } else {
-                    if !(cell == [EMPTY_STRING_MARKER] && *ty == HiveType::String) {
-                        buf.extend_from_slice(cell);
-                    }
-                    out.valid.push(true);
-                }
-                offsets.push(buf.len() as u32);
-            }
-            return Ok(());
-        }
         if let Serde::Binary(bs) = serde {
-            // Tight loops for fixed-layout primitives: no Value in between.
-            macro_rules! fast {
-                ($vals:expr, $read:expr) => {{
-                    for (row, cell) in data.cells().enumerate() {
-                        if cell.is_empty() {
-                            out.valid.push(false);
-                            $vals.push(Default::default());
-                        } else if let Some(v) = $read(cell) {
-                            out.valid.push(true);
-                            $vals.push(v);
-                        } else {
-                            return Err(at(slow_error(serde, ty, cell), row));
-                        }
-                    }
-                    return Ok(());
-                }};
-            }
-            match (&mut out.values, ty) {
-                (BatchValues::Int(v), _) => fast!(v, |c| binary::fast_int(ty, c)),
-                (BatchValues::Double(v), _) => fast!(v, binary::fast_double),
-                (BatchValues::Float(v), _) => fast!(v, binary::fast_float),
-                (BatchValues::Boolean(v), _) => fast!(v, |c: &[u8]| c.first().map(|&b| b != 0)),
-                (BatchValues::Date(v), _) => {
-                    fast!(v, |c| bs
-                        .read_date(&mut Cursor::new(c, 0))
-                        .ok()
-                        .map(|d| d.0))
+            match decode_binary(bs, ty, data, out) {
+                Some(Ok(())) => return Ok(()),
+                Some(Err(row)) => {
+                    let cell = data.cell(row).unwrap_or_default();
+                    return Err(at(slow_error(serde, ty, cell), row));
                 }
-                (BatchValues::Timestamp(v), _) => {
-                    fast!(v, |c| bs.read_timestamp_value(&mut Cursor::new(c, 0)).ok())
-                }
-                (BatchValues::Decimal { values, scale }, HiveType::Decimal { precision, .. }) => {
-                    let s = *scale;
-                    for (row, cell) in data.cells().enumerate() {
-                        let d = if cell.is_empty() {
-                            None
-                        } else {
-                            bs.read_decimal(&mut Cursor::new(cell, 0), *precision, s)
-                                .map_err(|_| at(slow_error(serde, ty, cell), row))?
-                        };
-                        out.valid.push(d.is_some());
-                        values.push(d.map_or(0, |d| d.unscaled));
-                    }
-                    return Ok(());
-                }
-                (BatchValues::List { offsets, items }, HiveType::Array(et)) if list_fast(et) => {
-                    for (row, cell) in data.cells().enumerate() {
-                        if cell.is_empty() {
-                            out.valid.push(false);
-                        } else if read_binary_list(et, cell, items).is_some() {
-                            out.valid.push(true);
-                        } else {
-                            return Err(at(slow_error(serde, ty, cell), row));
-                        }
-                        offsets.push(items.len() as u32);
-                    }
-                    return Ok(());
-                }
-                _ => {}
+                None => {}
             }
         }
         if let Serde::Text(t) = serde {
@@ -432,6 +358,227 @@ impl RowGroup {
         }
         Ok(())
     }
+}
+
+/// The cells of `data` as (start, end) offset pairs.
+#[inline]
+fn cell_bounds(data: &ColumnData) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let offsets = data.offsets();
+    offsets
+        .iter()
+        .zip(offsets.get(1..).unwrap_or_default())
+        .map(|(&s, &e)| (s as usize, e as usize))
+}
+
+/// Appends one validity flag per cell: binary-serde cells are NULL exactly when empty.
+#[inline]
+fn push_validity(data: &ColumnData, valid: &mut Vec<bool>) {
+    valid.extend(cell_bounds(data).map(|(s, e)| s != e));
+}
+
+/// Appends one value per cell of `data` to `vals` (the default for empty cells). `read` gets
+/// the bytes from the start of a non-empty cell to the end of the column and the cell's
+/// length; the first row it rejects is returned.
+#[inline]
+fn fill<T: Default>(
+    data: &ColumnData,
+    vals: &mut Vec<T>,
+    mut read: impl FnMut(&[u8], usize) -> Option<T>,
+) -> std::result::Result<(), usize> {
+    let bytes = data.bytes();
+    let mut bad = None;
+    vals.extend(cell_bounds(data).enumerate().map(|(row, (s, e))| {
+        let len = e.wrapping_sub(s);
+        if len == 0 {
+            return T::default();
+        }
+        match bytes.get(s..).and_then(|rest| read(rest, len)) {
+            Some(v) => v,
+            None => {
+                bad.get_or_insert(row);
+                T::default()
+            }
+        }
+    }));
+    bad.map_or(Ok(()), Err)
+}
+
+/// Binary-serde decoding of the types with a dedicated loop: `None` for other types, else the
+/// row of the first malformed cell, if any.
+fn decode_binary(
+    bs: &BinarySerde,
+    ty: &HiveType,
+    data: &ColumnData,
+    out: &mut ColumnBatch,
+) -> Option<std::result::Result<(), usize>> {
+    use crate::format::hadoop::decode_vlong;
+    let ColumnBatch { valid, values } = out;
+    let vlong = |r: &[u8], len: usize| decode_vlong(r).filter(|&(_, n)| n <= len);
+    let r = match (values, ty) {
+        // Strings and binaries are the cell bytes themselves, except that a one-byte `BF`
+        // string cell is "": copy the column in runs between such cells.
+        (BatchValues::Bytes { data: buf, offsets }, HiveType::String | HiveType::Binary) => {
+            let bytes = data.bytes();
+            buf.reserve(bytes.len());
+            let is_string = *ty == HiveType::String;
+            let (mut copied, mut dropped) = (0usize, 0usize);
+            offsets.extend(cell_bounds(data).map(|(s, e)| {
+                if is_string && e.wrapping_sub(s) == 1 && bytes.get(s) == Some(&EMPTY_STRING_MARKER)
+                {
+                    buf.extend_from_slice(bytes.get(copied..s).unwrap_or_default());
+                    copied = e;
+                    dropped += 1;
+                }
+                (e - dropped) as u32
+            }));
+            buf.extend_from_slice(bytes.get(copied..).unwrap_or_default());
+            Ok(())
+        }
+        (BatchValues::Int(v), HiveType::BigInt) => fill(data, v, |r, len| Some(vlong(r, len)?.0)),
+        (BatchValues::Int(v), HiveType::Int) => fill(data, v, |r, len| {
+            i32::try_from(vlong(r, len)?.0).ok().map(i64::from)
+        }),
+        (BatchValues::Int(v), HiveType::SmallInt) => fill(data, v, |r, len| {
+            let b = r.get(..2).filter(|_| len >= 2)?;
+            Some(i64::from(i16::from_be_bytes(b.try_into().ok()?)))
+        }),
+        (BatchValues::Int(v), HiveType::TinyInt) => {
+            fill(data, v, |r, _| r.first().map(|&b| i64::from(b as i8)))
+        }
+        (BatchValues::Double(v), _) => fill(data, v, |r, len| {
+            binary::fast_double(r).filter(|_| len >= 8)
+        }),
+        (BatchValues::Float(v), _) => {
+            fill(data, v, |r, len| binary::fast_float(r).filter(|_| len >= 4))
+        }
+        (BatchValues::Boolean(v), _) => fill(data, v, |r, _| r.first().map(|&b| b != 0)),
+        (BatchValues::Date(v), _) => fill(data, v, |r, len| bs.date_fast(r, len)),
+        (BatchValues::Timestamp(v), _) => fill(data, v, |r, len| bs.timestamp_fast(r, len)),
+        (BatchValues::Decimal { values, scale }, HiveType::Decimal { precision, .. }) => {
+            // Also NULL: values with more digits than the column has.
+            let (p, s) = (*precision, *scale);
+            let bytes = data.bytes();
+            let mut bad = None;
+            valid.reserve(data.len());
+            values.extend(cell_bounds(data).enumerate().map(|(row, (start, end))| {
+                let len = end.wrapping_sub(start);
+                let d = if len == 0 {
+                    None
+                } else {
+                    match bytes
+                        .get(start..)
+                        .and_then(|r| bs.decimal_fast(r, len, p, s))
+                    {
+                        Some(d) => d,
+                        None => {
+                            bad.get_or_insert(row);
+                            None
+                        }
+                    }
+                };
+                valid.push(d.is_some());
+                d.unwrap_or(0)
+            }));
+            return Some(bad.map_or(Ok(()), Err));
+        }
+        (BatchValues::List { offsets, items }, HiveType::Array(et))
+            if matches!(**et, HiveType::String | HiveType::Binary) =>
+        {
+            return Some(string_lists(data, offsets, items, valid));
+        }
+        (BatchValues::List { offsets, items }, HiveType::Array(et)) if list_fast(et) => {
+            for (row, cell) in data.cells().enumerate() {
+                if cell.is_empty() {
+                    valid.push(false);
+                } else if read_binary_list(et, cell, items).is_some() {
+                    valid.push(true);
+                } else {
+                    return Some(Err(row));
+                }
+                offsets.push(items.len() as u32);
+            }
+            return Some(Ok(()));
+        }
+        _ => return None,
+    };
+    push_validity(data, valid);
+    Some(r)
+}
+
+/// Top-level LazyBinary `array<string>` / `array<binary>` cells (VInt count, null bitmap,
+/// then each non-NULL element as VInt length and bytes) into `offsets` and `items` (a
+/// `Bytes` batch); the row of the first malformed cell, if any.
+fn string_lists(
+    data: &ColumnData,
+    offsets: &mut Vec<u32>,
+    items: &mut ColumnBatch,
+    valid: &mut Vec<bool>,
+) -> std::result::Result<(), usize> {
+    use crate::format::hadoop::decode_vlong;
+    /// Elements up to this long are copied as one fixed-size block.
+    const BLOCK: usize = 16;
+    let ColumnBatch {
+        valid: item_valid,
+        values,
+    } = items;
+    let BatchValues::Bytes {
+        data: buf,
+        offsets: item_offsets,
+    } = values
+    else {
+        return Err(0);
+    };
+    let bytes = data.bytes();
+    // The elements hold fewer bytes than the column: write them into a pre-sized buffer
+    // (with room for one block past the end) and cut it to size at the end.
+    let mut o = buf.len();
+    buf.resize(o + bytes.len() + BLOCK, 0);
+    valid.reserve(data.len());
+    offsets.reserve(data.len());
+    for (row, (s, e)) in cell_bounds(data).enumerate() {
+        if s != e {
+            // `wide` runs to the end of the column, `cell` is this row's bytes.
+            let wide = bytes.get(s..).unwrap_or_default();
+            let Some(cell) = wide.get(..e.wrapping_sub(s)) else {
+                return Err(row);
+            };
+            let mut one = || -> Option<()> {
+                let (count, n) = decode_vlong(cell)?;
+                let count = usize::try_from(count).ok()?;
+                let bitmap = cell.get(n..n.checked_add(count.div_ceil(8))?)?;
+                let mut p = n + bitmap.len();
+                for i in 0..count {
+                    let present = bitmap.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 != 0);
+                    if present {
+                        let (len, k) = decode_vlong(wide.get(p..)?)?;
+                        let len = usize::try_from(len).ok()?;
+                        let start = p + k;
+                        let end = start.checked_add(len).filter(|&x| x <= cell.len())?;
+                        match wide.get(start..start + BLOCK) {
+                            Some(block) if len <= BLOCK => {
+                                buf.get_mut(o..o + BLOCK)?.copy_from_slice(block)
+                            }
+                            _ => buf
+                                .get_mut(o..o + len)?
+                                .copy_from_slice(cell.get(start..end)?),
+                        }
+                        o += len;
+                        p = end;
+                    }
+                    item_offsets.push(o as u32);
+                    item_valid.push(present);
+                }
+                Some(())
+            };
+            if one().is_none() {
+                return Err(row);
+            }
+        }
+        valid.push(s != e);
+        offsets.push(item_valid.len() as u32);
+    }
+    buf.truncate(o);
+    Ok(())
 }
 
 /// Element types whose nested LazyBinary form [`read_binary_list`] reads directly.

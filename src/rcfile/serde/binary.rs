@@ -245,6 +245,90 @@ impl BinarySerde {
     }
 }
 
+/// Batch decoding: top-level cells read without a cursor. Each takes the bytes from the start
+/// of a cell to the end of its column (`rest`) and the cell's length `len`, so multi-byte
+/// VInts can be read with one 8-byte load; nothing past `len` is used. `None` exactly where
+/// [`BinarySerde::decode`] of the cell fails (it then reports why).
+impl BinarySerde {
+    /// A non-empty `date` cell as proleptic days.
+    #[inline]
+    pub(crate) fn date_fast(&self, rest: &[u8], len: usize) -> Option<i32> {
+        let (v, n) = crate::format::hadoop::decode_vlong(rest)?;
+        let days = i32::try_from(v).ok().filter(|_| n <= len)?;
+        // Both calendars agree from the Gregorian cutover on.
+        if self.options.calendar == Calendar::Proleptic
+            || i64::from(days) >= calendar::GREGORIAN_CUTOVER_DAY
+        {
+            return Some(days);
+        }
+        self.date_from_stored(days).ok().map(|d| d.0)
+    }
+
+    /// A non-empty `timestamp` cell as wall clock.
+    #[inline]
+    pub(crate) fn timestamp_fast(&self, rest: &[u8], len: usize) -> Option<Timestamp> {
+        let (seconds, nanos) = binary_time::read_timestamp_fast(rest, len)?;
+        let (zone, calendar) = (&self.options.timestamp_zone, self.options.calendar);
+        let local = match zone {
+            // No zone rules to look up, and no calendar rebasing after the cutover.
+            TimeZone::Utc => seconds,
+            TimeZone::Fixed(o) => seconds.saturating_add(i64::from(*o)),
+            TimeZone::Named(_) => return Some(self.timestamp_from_stored(seconds, nanos)),
+        };
+        if local >= calendar::GREGORIAN_CUTOVER_DAY * 86_400 || calendar == Calendar::Proleptic {
+            return Some(Timestamp {
+                seconds: local,
+                nanos,
+            });
+        }
+        Some(self.timestamp_from_stored(seconds, nanos))
+    }
+
+    /// A non-empty `decimal(precision, scale)` cell as unscaled at `scale`: `Some(None)` for
+    /// a value Hive reads as NULL (too many digits).
+    #[inline]
+    pub(crate) fn decimal_fast(
+        &self,
+        rest: &[u8],
+        len: usize,
+        precision: u8,
+        scale: u8,
+    ) -> Option<Option<i128>> {
+        // The common case: one-byte scale and length VInts, up to 8 value bytes, a column
+        // of up to 18 digits and no digits to drop. In i64 throughout: a product that
+        // overflows i64 has more than 18 digits, which is NULL as it is for i128.
+        if let [s0, n0, tail @ ..] = rest {
+            let (stored, n) = (*s0 as i8, *n0 as i8);
+            let shift = i32::from(scale) - i32::from(stored);
+            if stored >= -112
+                && (1..=8).contains(&n)
+                && precision <= 18
+                && (0..=18).contains(&shift)
+                && n as usize + 2 <= len
+            {
+                if let Some((&hi, lo)) = tail.get(..n as usize).and_then(|b| b.split_first()) {
+                    let mut v = i64::from(hi as i8);
+                    for &b in lo {
+                        v = (v << 8) | i64::from(b);
+                    }
+                    // Both at most 10^18: they fit i64.
+                    let max = pow10(u32::from(precision)) as u64;
+                    let mul = pow10(shift as u32) as i64;
+                    return Some(
+                        v.checked_mul(mul)
+                            .filter(|u| u.unsigned_abs() < max)
+                            .map(i128::from),
+                    );
+                }
+            }
+        }
+        let mut c = Cursor::new(rest.get(..len)?, 0);
+        self.read_decimal(&mut c, precision, scale)
+            .ok()
+            .map(|d| d.map(|d| d.unscaled))
+    }
+}
+
 /// The common top-level primitives straight from the cell bytes; `None` sends the cell down
 /// the general path, which also reports what is wrong with it.
 #[inline]
@@ -487,6 +571,52 @@ mod tests {
         long.push(0x80);
         assert_eq!(i128_from_be(&long), Some(-128));
         assert_eq!(i128_from_be(&[0x01; 17]), None);
+    }
+
+    #[test]
+    fn fast_decimal_agrees() {
+        let bs = BinarySerde::default();
+        let mut cells: Vec<Vec<u8>> = Vec::new();
+        for (unscaled, scale) in [
+            (0i128, 0i32),
+            (15, 1),
+            (-12_345, 2),
+            (999_999_999_999, 2),
+            (1_000_000_000_000, 2),
+            (-(1 << 62), 0),
+            (1 << 70, 3),
+            (7, -3),
+            (123_456, 5),
+        ] {
+            let mut c = Vec::new();
+            crate::format::hadoop::write_vlong(&mut c, i64::from(scale));
+            let mut b = Vec::new();
+            write_i128_be(unscaled, &mut b);
+            crate::format::hadoop::write_vlong(&mut c, b.len() as i64);
+            c.extend_from_slice(&b);
+            cells.push(c);
+        }
+        for c in cells.clone() {
+            for cut in 1..c.len() {
+                cells.push(c[..cut].to_vec());
+            }
+        }
+        cells.push(vec![0, 0]); // zero byte length
+        for c in &cells {
+            for (p, s) in [(12, 2), (18, 0), (5, 1), (38, 4), (3, 3)] {
+                let slow = bs
+                    .read_decimal(&mut Cursor::new(c, 0), p, s)
+                    .ok()
+                    .map(|d| d.map(|d| d.unscaled));
+                let mut padded = c.clone();
+                padded.extend_from_slice(&[0x7F; 12]);
+                assert_eq!(
+                    bs.decimal_fast(&padded, c.len(), p, s),
+                    slow,
+                    "{c:02x?} {p},{s}"
+                );
+            }
+        }
     }
 
     #[test]
