@@ -1,7 +1,7 @@
 //! MSB-first bit packing, the one bit layer under TS_2DIFF's packed deltas, RLE's bit-packed
-//! groups and GORILLA's bit stream: [`BitWriter`] appends bits to a `Vec<u8>`, [`unpacked`]
-//! reads fixed-width values at random positions, and [`BitReader`] streams variable-width
-//! fields through a 64-bit buffer.
+//! groups and GORILLA's bit stream: [`BitWriter`] appends bits to a `Vec<u8>`, [`unpack_each`]
+//! reads fixed-width values at random positions, and [`BitReader`] reads variable-width
+//! fields at a bit position.
 //!
 //! Bit `k` of a stream is bit `7 - k % 8` of byte `k / 8`; a `w`-bit field stores its most
 //! significant bit first (Java `BytesUtils.intToBytes(value, buf, pos, w)`, `IntPacker`).
@@ -58,101 +58,112 @@ impl<'a> BitWriter<'a> {
 /// Loads 8 bytes big-endian from `at`, zero-filling past the end of `data`.
 #[inline]
 fn load_be(data: &[u8], at: usize) -> u64 {
-    match data.get(at..).and_then(|s| s.first_chunk::<8>()) {
-        Some(w) => u64::from_be_bytes(*w),
-        None => {
-            let mut w = [0u8; 8];
-            let tail = data.get(at..).unwrap_or_default();
-            w[..tail.len()].copy_from_slice(tail);
-            u64::from_be_bytes(w)
-        }
+    match data.get(at..at.wrapping_add(8)) {
+        Some(w) => u64::from_be_bytes(w.try_into().unwrap_or([0; 8])),
+        None => load_tail(data, at),
     }
 }
 
-/// The first `count` `width`-bit values packed back to back in `packed` (`width` ≤ 64),
-/// zero-extended. Bits past the end of `packed` read as zeros; callers check the length.
-#[inline]
-pub(crate) fn unpacked(packed: &[u8], width: u32, count: usize) -> impl Iterator<Item = u64> + '_ {
-    let w = width as usize;
-    (0..count).map(move |i| {
-        let bit = i * w;
-        let (byte, shift) = (bit / 8, (bit % 8) as u32);
-        let word = load_be(packed, byte) << shift;
-        // `checked_shr(64)` is the zero-width case.
-        let high = word.checked_shr(64 - width).unwrap_or(0);
-        if shift + width <= 64 {
-            high
-        } else {
-            // Up to 7 more bits from the 9th byte.
-            let k = shift + width - 64;
-            high | (load_be(packed, byte + 8) >> (64 - k))
-        }
-    })
+#[cold]
+fn load_tail(data: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    let tail = data.get(at..).unwrap_or_default();
+    let n = tail.len().min(8);
+    w[..n].copy_from_slice(&tail[..n]);
+    u64::from_be_bytes(w)
 }
 
-/// Streams MSB-first bit fields through a 64-bit buffer. Reading past the end yields zero
+/// Calls `f` with the first `count` `width`-bit values packed back to back in `packed`
+/// (`width` ≤ 64), zero-extended, in slices of up to 128. Callers check that `packed` holds
+/// `count * width` bits.
+///
+/// Each run of 128 values (`16 * width` bytes, starting on a byte) is copied into a padded
+/// stack buffer, so every value is one unaligned 8-byte load and two shifts, with no
+/// bounds checks left in the loop (the masked index below is provably in range).
+#[inline]
+pub(crate) fn unpack_each(packed: &[u8], width: u32, count: usize, mut f: impl FnMut(&[u64])) {
+    const CHUNK: usize = 128;
+    let width = width.min(64);
+    let w = width as usize;
+    let mut vals = [0u64; CHUNK];
+    let mut bytes = [0u8; CHUNK * 8 + 16];
+    let mut done = 0;
+    while done < count {
+        let m = (count - done).min(CHUNK);
+        let src = packed.get(done / 8 * w..).unwrap_or_default();
+        let n = src.len().min(CHUNK / 8 * w);
+        if let (Some(d), Some(s)) = (bytes.get_mut(..n), src.get(..n)) {
+            d.copy_from_slice(s);
+        }
+        let out = vals.get_mut(..m).unwrap_or_default();
+        // `at & 1023` (at most 1016 in fact) plus 8 stays inside the 1040-byte buffer.
+        let load8 = |at: usize, plus: usize| {
+            let at = (at & (CHUNK * 8 - 1)) + plus;
+            bytes
+                .get(at..)
+                .and_then(|s| s.first_chunk::<8>())
+                .map_or(0, |b| u64::from_be_bytes(*b))
+        };
+        if width == 0 {
+            out.fill(0);
+        } else if width <= 57 {
+            for (i, v) in out.iter_mut().enumerate() {
+                let bit = i * w;
+                *v = (load8(bit / 8, 0) << (bit % 8)) >> (64 - width);
+            }
+        } else {
+            for (i, v) in out.iter_mut().enumerate() {
+                let bit = i * w;
+                let x = (load8(bit / 8, 0) as u128) << 64 | load8(bit / 8, 8) as u128;
+                *v = ((x << (bit % 8)) >> (128 - width)) as u64;
+            }
+        }
+        f(out);
+        done += m;
+    }
+}
+
+/// Reads MSB-first bit fields at a bit position: each read is one unaligned 8-byte load and
+/// two shifts, with no buffer state carried between reads. Reading past the end yields zero
 /// bits; [`overrun`](Self::overrun) says whether that happened.
 pub(crate) struct BitReader<'a> {
     data: &'a [u8],
-    /// Next byte not yet in `buf`.
-    pos: usize,
-    /// Valid bits, MSB-aligned; bits below `avail` are the following stream bits or zero.
-    buf: u64,
-    avail: u32,
+    bit: usize,
 }
 
 impl<'a> BitReader<'a> {
     /// A reader at bit 0 of `data`.
     pub(crate) fn new(data: &'a [u8]) -> Self {
-        BitReader {
-            data,
-            pos: 0,
-            buf: 0,
-            avail: 0,
-        }
+        BitReader { data, bit: 0 }
     }
 
-    /// Tops the buffer up to at least 56 valid bits.
+    /// The stream from the current bit on, MSB-aligned; the top 57 bits are valid.
     #[inline]
-    pub(crate) fn refill(&mut self) {
-        self.buf |= load_be(self.data, self.pos) >> self.avail;
-        self.pos += ((63 - self.avail) >> 3) as usize;
-        self.avail |= 56;
+    pub(crate) fn peek(&self) -> u64 {
+        load_be(self.data, self.bit / 8) << (self.bit % 8)
     }
 
-    /// The next `n` bits (1 ≤ `n` ≤ the valid bits) without consuming them.
+    /// Moves past `n` bits.
     #[inline]
-    pub(crate) fn peek(&self, n: u32) -> u64 {
-        self.buf >> (64 - n)
+    pub(crate) fn skip(&mut self, n: u32) {
+        self.bit += n as usize;
     }
 
-    /// Drops `n` bits (`n` ≤ the valid bits).
-    #[inline]
-    pub(crate) fn consume(&mut self, n: u32) {
-        self.buf <<= n;
-        self.avail -= n;
-    }
-
-    /// Reads `n` bits, 1 ≤ `n` ≤ the valid bits (56 right after [`refill`](Self::refill)).
+    /// Reads `n` bits, 1 ≤ `n` ≤ 57.
     #[inline]
     pub(crate) fn read(&mut self, n: u32) -> u64 {
-        let v = self.peek(n);
-        self.consume(n);
+        let v = self.peek() >> (64 - n);
+        self.skip(n);
         v
     }
 
-    /// Reads `n` bits, 1 ≤ `n` ≤ 64, refilling as needed.
+    /// Reads `n` bits, 1 ≤ `n` ≤ 64.
     #[inline]
     pub(crate) fn read_wide(&mut self, n: u32) -> u64 {
-        if n <= 56 {
-            if n > self.avail {
-                self.refill();
-            }
+        if n <= 57 {
             self.read(n)
         } else {
-            self.refill();
             let hi = self.read(n - 32);
-            self.refill();
             (hi << 32) | self.read(32)
         }
     }
@@ -160,19 +171,19 @@ impl<'a> BitReader<'a> {
     /// Bits consumed so far.
     #[inline]
     pub(crate) fn consumed_bits(&self) -> u64 {
-        self.pos as u64 * 8 - self.avail as u64
+        self.bit as u64
     }
 
     /// Bits of `data` not yet consumed (0 once past the end).
     #[inline]
     pub(crate) fn remaining_bits(&self) -> u64 {
-        (self.data.len() as u64 * 8).saturating_sub(self.consumed_bits())
+        (self.data.len() as u64 * 8).saturating_sub(self.bit as u64)
     }
 
     /// True when more bits were consumed than `data` holds.
     #[inline]
     pub(crate) fn overrun(&self) -> bool {
-        self.consumed_bits() > self.data.len() as u64 * 8
+        self.bit > self.data.len() * 8
     }
 }
 
@@ -206,7 +217,7 @@ mod tests {
     #[test]
     fn unpacked_matches_writer_for_all_widths() {
         for width in 0..=64u32 {
-            let vals: Vec<u64> = (0..37u64)
+            let vals: Vec<u64> = (0..301u64)
                 .map(|i| {
                     let v = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
                     if width == 64 {
@@ -222,7 +233,8 @@ mod tests {
                 w.put(v, width);
             }
             w.finish();
-            let got: Vec<u64> = unpacked(&out, width, vals.len()).collect();
+            let mut got = Vec::new();
+            unpack_each(&out, width, vals.len(), |d| got.extend_from_slice(d));
             assert_eq!(got, vals, "width {width}");
         }
     }

@@ -7,7 +7,8 @@
 //! value, then the partial byte is always written (an extra `00` when already aligned).
 //!
 //! Sentinels: INT32 `0x80000000`, INT64 `0x8000000000000000`, FLOAT `0x7fc00000`, DOUBLE
-//! `0x7ff8000000000000`. [`encode`] refuses values equal to it. Java's reader stops at the
+//! `0x7ff8000000000000`. [`encode`] refuses values equal to it (the dispatcher first maps
+//! FLOAT/DOUBLE's canonical NaN to another NaN). Java's reader stops at the
 //! first sentinel after the first value; C++'s reader is count-driven, and the C++ writer
 //! stores sentinel values as data. [`decode`] follows Java but treats a sentinel with more
 //! than the final byte's bits after it as data; [`Mode::Exact`] reads a known count the way
@@ -111,6 +112,7 @@ pub(crate) fn decode<T, const W: u32>(
     if input.is_empty() && !(exact && max > 0) {
         return Ok(());
     }
+    let at = |r: &BitReader<'_>| base + r.consumed_bits() / 8;
     let truncated = |r: &BitReader<'_>| {
         Error::truncated(
             "GORILLA stream",
@@ -119,9 +121,11 @@ pub(crate) fn decode<T, const W: u32>(
         )
         .at_offset(base)
     };
+    let total_bits = input.len() * 8;
+    let f = field_bits(W);
+    let field_mask = (1u64 << f) - 1;
     let mut r = BitReader::new(input);
-    r.refill();
-    let mut value = if W == 32 { r.read(32) } else { r.read_wide(64) };
+    let mut value = r.read_wide(W);
     if r.overrun() {
         return Err(truncated(&r));
     }
@@ -130,58 +134,63 @@ pub(crate) fn decode<T, const W: u32>(
     }
     // A '10' before any '11' has no window yet: `sig == 0` marks that.
     let (mut sig, mut tz) = (0u32, 0u32);
-    out.reserve(max.min(input.len() * 8));
+    // Every value takes at least one bit, so `limit` values cannot fit without running past
+    // the end of `input`: the overrun check waits until the sentinel or `limit` is reached
+    // (zero bits read past the end repeat the last value, so the loop still gets there).
+    let limit = max.min(total_bits);
+    out.reserve(limit);
     out.push(conv(value));
     let mut produced = 1usize;
     loop {
-        r.refill();
-        if r.peek(1) == 0 {
-            r.consume(1);
+        let head = r.peek();
+        if head >> 63 == 0 {
+            r.skip(1);
         } else {
-            if r.peek(2) == 0b11 {
-                r.consume(2);
-                let lz = r.read(field_bits(W)) as u32;
-                sig = r.read(field_bits(W)) as u32 + 1;
+            if head >> 62 == 0b11 {
+                let lz = ((head >> (62 - f)) & field_mask) as u32;
+                sig = ((head >> (62 - 2 * f)) & field_mask) as u32 + 1;
                 if lz + sig > W {
                     return Err(Error::corrupt(
                         "tsfile",
                         format!("GORILLA window of {lz} leading zeros and {sig} bits"),
                     )
-                    .at_offset(base + r.consumed_bits() / 8));
+                    .at_offset(at(&r)));
                 }
                 tz = W - lz - sig;
+                r.skip(2 + 2 * f);
             } else {
-                r.consume(2);
                 if sig == 0 {
-                    return Err(Error::corrupt("tsfile", "GORILLA '10' before any '11'")
-                        .at_offset(base + r.consumed_bits() / 8));
+                    return Err(
+                        Error::corrupt("tsfile", "GORILLA '10' before any '11'").at_offset(at(&r))
+                    );
                 }
+                r.skip(2);
             }
             value ^= r.read_wide(sig) << tz;
         }
-        if r.overrun() {
-            return Err(truncated(&r));
-        }
-        // The end: the sentinel, then 1..=8 padding bits (the always-written final byte).
-        let end = value == sentinel && (1..=8).contains(&r.remaining_bits());
-        if exact && produced == max {
-            if !end {
-                return Err(Error::corrupt(
-                    "tsfile",
-                    format!("GORILLA stream does not end after {max} values"),
-                )
-                .at_offset(base + r.consumed_bits() / 8));
+        // One test for everything that is not "another ordinary value".
+        if value == sentinel || produced >= limit {
+            if r.overrun() {
+                return Err(truncated(&r));
             }
-            return Ok(());
-        }
-        if !exact && value == sentinel && r.remaining_bits() <= 8 {
-            if end {
+            // The end: the sentinel, then 1..=8 padding bits (the always-written final byte).
+            let end = value == sentinel && (1..=8).contains(&r.remaining_bits());
+            if exact && produced == max {
+                if !end {
+                    return Err(Error::corrupt(
+                        "tsfile",
+                        format!("GORILLA stream does not end after {max} values"),
+                    )
+                    .at_offset(at(&r)));
+                }
                 return Ok(());
             }
-            return Err(truncated(&r));
-        }
-        if produced == max {
-            return Err(limit_exceeded("GORILLA", max).at_offset(base + r.consumed_bits() / 8));
+            if !exact && value == sentinel && r.remaining_bits() <= 8 {
+                return if end { Ok(()) } else { Err(truncated(&r)) };
+            }
+            if produced == max {
+                return Err(limit_exceeded("GORILLA", max).at_offset(at(&r)));
+            }
         }
         out.push(conv(value));
         produced += 1;

@@ -116,9 +116,11 @@ fn sentinel(physical: Physical) -> u64 {
 ///
 /// Errors: [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for a pair that
 /// [`supports`] refuses; [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument)
-/// when `values` is not of `data_type`'s physical type, or for GORILLA when a value equals
-/// the type's end-of-page sentinel (INT32 `i32::MIN`, INT64 `i64::MIN`, FLOAT NaN with bits
-/// `0x7fc00000`, DOUBLE NaN with bits `0x7ff8000000000000`); nothing is appended then.
+/// when `values` is not of `data_type`'s physical type, or for GORILLA when an INT32/DATE or
+/// INT64/TIMESTAMP value equals the type's end-of-page sentinel (`i32::MIN`, `i64::MIN`);
+/// nothing is appended then. GORILLA FLOAT/DOUBLE store the canonical NaN (the sentinel's
+/// bits `0x7fc00000` / `0x7ff8000000000000`) as the quiet NaN with payload 1, so NaN reads
+/// back as NaN (not bit-identical to that NaN; Java's writer would end the page there).
 ///
 /// ```
 /// use colfile::format::tsfile::{DataType, Encoding};
@@ -168,14 +170,22 @@ pub fn encode(
             |b| (b as i64).to_string(),
             out,
         )?,
+        // The canonical NaN is the end sentinel: store it as another quiet NaN, which reads
+        // back as NaN in Java (whose reader stops at the sentinel) and C++ alike.
         (_, Values::Float(v)) => gorilla::encode::<32>(
-            v.iter().map(|&x| x.to_bits() as u64),
+            v.iter().map(|&x| match x.to_bits() {
+                0x7fc0_0000 => 0x7fc0_0001,
+                b => b as u64,
+            }),
             s,
             |b| format!("NaN with bits {b:#010x}"),
             out,
         )?,
         (_, Values::Double(v)) => gorilla::encode::<64>(
-            v.iter().map(|&x| x.to_bits()),
+            v.iter().map(|&x| match x.to_bits() {
+                0x7ff8_0000_0000_0000 => 0x7ff8_0000_0000_0001,
+                b => b,
+            }),
             s,
             |b| format!("NaN with bits {b:#018x}"),
             out,

@@ -12,7 +12,7 @@
 //! previous value 0, the 8-repeat threshold, the 0x7FFF run cap and the 63-group cap), so
 //! its bytes equal Java's. [`decode`] reads several streams back to back while bytes remain.
 
-use super::bits::{unpacked, BitWriter};
+use super::bits::{unpack_each, BitWriter};
 use super::limit_exceeded;
 use super::word::Word;
 use crate::format::tsfile::varint::put_uvarint;
@@ -187,7 +187,9 @@ pub(crate) fn decode<T: Word>(input: &[u8], base: u64, max: usize, out: &mut Vec
                 if n > left {
                     return Err(limit_exceeded("RLE", max).at_offset(at));
                 }
-                out.extend(unpacked(packed, width, n).map(T::from_bits));
+                unpack_each(packed, width, n, |vals| {
+                    out.extend(vals.iter().map(|&v| T::from_bits(v)))
+                });
                 n
             };
             left -= n;

@@ -11,7 +11,7 @@
 //! padding bits are the one place our bytes may differ. The decoder accepts any block size
 //! and C++'s `min_delta = 0` single-value blocks, and loops over blocks while bytes remain.
 
-use super::bits::{unpacked, BitWriter};
+use super::bits::{unpack_each, BitWriter};
 use super::limit_exceeded;
 use super::word::Word;
 use crate::format::Cursor;
@@ -83,10 +83,12 @@ pub(crate) fn decode<T: Word>(input: &[u8], base: u64, max: usize, out: &mut Vec
             );
         } else {
             let mut v = first;
-            out.extend(unpacked(packed, width, n).map(|d| {
-                v = v.wrapping_add(min).wrapping_add(T::from_bits(d));
-                v
-            }));
+            unpack_each(packed, width, n, |deltas| {
+                out.extend(deltas.iter().map(|&d| {
+                    v = v.wrapping_add(min).wrapping_add(T::from_bits(d));
+                    v
+                }))
+            });
         }
     }
     Ok(())
