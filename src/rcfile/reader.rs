@@ -334,8 +334,10 @@ impl<S: ByteSource> Reader<S> {
         g.record_length = n as u32;
         g.key_length = key_len as u32;
         g.compressed_key_length = ckey_len as u32;
-        // Columns: keep ColumnData allocations for reuse.
-        for c in g.columns.drain(..).flatten() {
+        // Columns: keep ColumnData allocations for reuse, pushed in reverse so that the pops
+        // below hand each column the buffer it had last time (sizes then line up, and
+        // nothing is grown and zeroed again).
+        for c in g.columns.drain(..).rev().flatten() {
             self.spare.push(c);
         }
         let mut col_start = value_start;

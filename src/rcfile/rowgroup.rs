@@ -255,9 +255,9 @@ pub(crate) fn decode_column(
     }
     let plain = limits.check_alloc("column size", layout.plain_len)?;
     match bytes {
+        // Over the reused buffer: Snappy and LZ4 then skip re-zeroing what it already holds.
         ColumnBytes::Compressed(src, codec) => {
-            out.data.clear();
-            codec.decompress(src, &mut out.data, plain)?
+            codec.decompress_replace(src, &mut out.data, plain)?
         }
         ColumnBytes::Plain(src) => {
             out.data.clear();
