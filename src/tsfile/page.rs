@@ -15,12 +15,35 @@ pub fn decode_times(
     max: usize,
     times: &mut Vec<i64>,
 ) -> Result<()> {
+    if encoding == Encoding::Ts2Diff {
+        return encoding::decode_ts2diff_i64(payload, max, times);
+    }
     let mut v = Values::Int64(std::mem::take(times));
     let r = encoding::decode(encoding, DataType::Int64, payload, max, &mut v);
     if let Values::Int64(t) = v {
         *times = t;
     }
     r
+}
+
+/// Decodes a stream that must hold exactly `count` values (so GORILLA values equal to the
+/// sentinel are data, as the C++ reader takes them), naming `what` when the count is wrong.
+fn decode_counted(
+    encoding: Encoding,
+    data_type: DataType,
+    stream: &[u8],
+    count: usize,
+    values: &mut Values,
+    at: u64,
+    what: &str,
+) -> Result<()> {
+    encoding::decode_exact(encoding, data_type, stream, count, values).map_err(|e| {
+        if matches!(e.kind(), crate::ErrorKind::Corrupt { .. }) {
+            Error::corrupt("tsfile", format!("{what} {count} values: {e}")).at_offset(at)
+        } else {
+            e.at_offset(at)
+        }
+    })
 }
 
 /// Decodes a non-aligned page: `UVarInt time_len`, the time stream, then the value stream
@@ -37,18 +60,19 @@ pub fn decode_non_aligned(
     let mut c = Cursor::new(payload, 0);
     let time_len = c.read_uvarint()? as usize;
     let time_stream = c.take("page time stream", time_len)?;
-    let value_stream = c.rest();
-    let (t0, v0) = (times.len(), values.len());
+    let t0 = times.len();
     decode_times(time_stream, time_encoding, max, times)?;
     let n = times.len() - t0;
-    encoding::decode(value_encoding, data_type, value_stream, n, values)
-        .map_err(|e| e.at_offset(c.offset()))?;
-    if values.len() - v0 != n {
-        return Err(Error::corrupt(
-            "tsfile",
-            format!("page holds {n} timestamps but {} values", values.len() - v0),
-        ));
-    }
+    let at = c.offset();
+    decode_counted(
+        value_encoding,
+        data_type,
+        c.rest(),
+        n,
+        values,
+        at,
+        "page timestamps call for",
+    )?;
     Ok(n)
 }
 
@@ -87,19 +111,15 @@ pub fn decode_value_page(
         present.push(bit);
     }
     let at = c.offset();
-    let v0 = values.len();
-    encoding::decode(encoding, data_type, c.rest(), set, values).map_err(|e| e.at_offset(at))?;
-    if values.len() - v0 != set {
-        return Err(Error::corrupt(
-            "tsfile",
-            format!(
-                "value page bitmap marks {set} values but its stream holds {}",
-                values.len() - v0
-            ),
-        )
-        .at_offset(at));
-    }
-    Ok(())
+    decode_counted(
+        encoding,
+        data_type,
+        c.rest(),
+        set,
+        values,
+        at,
+        "value page bitmap marks",
+    )
 }
 
 /// Builds an aligned value page payload: position count, MSB-first bitmap of `present`, and

@@ -140,6 +140,7 @@ pub struct TsWriteArgs {
     pub memory_threshold: Option<usize>,
     pub properties: Vec<(String, String)>,
     pub no_role_masks: bool,
+    pub java_profile: bool,
 }
 
 fn parse_sync(s: &str) -> Result<[u8; 16], Failure> {
@@ -189,6 +190,15 @@ impl WriteArgs {
                         .push(key_value(string(p.value()?)?, "--property")?)
                 }
                 Long("no-role-masks") => a.ts.no_role_masks = true,
+                Long("profile") => match string(p.value()?)?.as_str() {
+                    "java" => a.ts.java_profile = true,
+                    "portable" => a.ts.java_profile = false,
+                    other => {
+                        return Err(Failure::usage(format!(
+                            "--profile {other:?}: portable or java"
+                        )))
+                    }
+                },
                 Long("format") => format = Some(string(p.value()?)?),
                 Long("schema") => schema = Some(string(p.value()?)?),
                 Long("serde") => serde = Some(string(p.value()?)?),

@@ -8,7 +8,7 @@ use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
 use colfile::tsfile::json::{from_json, write_value, FloatStyle};
-use colfile::tsfile::writer::default_encoding;
+use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{
     DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
 };
@@ -181,7 +181,7 @@ pub fn schema(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
 }
 
 /// One `--schema` column: `name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]]`.
-fn parse_column(spec: &str) -> Result<TableColumn, Failure> {
+fn parse_column(spec: &str, profile: Profile) -> Result<TableColumn, Failure> {
     let parts: Vec<&str> = spec.split(':').map(str::trim).collect();
     let bad = |m: String| Failure::usage(format!("--schema column {spec:?}: {m}"));
     if !(3..=5).contains(&parts.len()) {
@@ -192,7 +192,7 @@ fn parse_column(spec: &str) -> Result<TableColumn, Failure> {
     let data_type = DataType::from_name(parts[1]).map_err(|e| bad(e.to_string()))?;
     let category = ColumnCategory::from_name(parts[2]).map_err(|e| bad(e.to_string()))?;
     let mut c = TableColumn::new(parts[0], data_type, category);
-    c.schema.encoding = default_encoding(data_type);
+    c.schema.encoding = profile.default_encoding(data_type);
     c.schema.compression = Compression::Lz4;
     if let Some(e) = parts.get(3) {
         c.schema.encoding = Encoding::from_name(e).map_err(|e| bad(e.to_string()))?;
@@ -218,6 +218,9 @@ fn options_of(a: &WriteArgs) -> WriterOptions {
         o = o.with_memory_threshold(n);
     }
     o.role_masks = !a.ts.no_role_masks;
+    if a.ts.java_profile {
+        o = o.with_profile(Profile::Java);
+    }
     for (k, v) in &a.ts.properties {
         o = o.with_property(k, Some(v.as_bytes()));
     }
@@ -234,7 +237,7 @@ pub fn write<W: Write>(a: &WriteArgs, out: W) -> Result<String, Failure> {
         .schema
         .split(',')
         .filter(|s| !s.trim().is_empty())
-        .map(parse_column)
+        .map(|c| parse_column(c, options_of(a).profile))
         .collect::<Result<_, _>>()?;
     let mut w = TsFileWriter::new(out, options_of(a))?;
     let (target, names, types): (String, Vec<String>, Vec<DataType>) = if let Some(t) = &a.ts.table

@@ -13,7 +13,7 @@ use crate::{Error, Result};
 use std::collections::HashMap;
 
 /// Appends the DICTIONARY stream of `values` (Java's `DictionaryEncoder` bytes).
-pub(crate) fn encode(values: &BinaryValues, out: &mut Vec<u8>) -> Result<()> {
+pub(crate) fn encode(values: &BinaryValues, rle_runs: bool, out: &mut Vec<u8>) -> Result<()> {
     let mut ids: HashMap<&[u8], i32> = HashMap::new();
     let mut entries: Vec<&[u8]> = Vec::new();
     let mut indexes = Vec::with_capacity(values.len());
@@ -29,7 +29,7 @@ pub(crate) fn encode(values: &BinaryValues, out: &mut Vec<u8>) -> Result<()> {
     for e in entries {
         put_var_bytes(out, Some(e))?;
     }
-    rle::encode(&indexes, out);
+    rle::encode(&indexes, rle_runs, out);
     Ok(())
 }
 

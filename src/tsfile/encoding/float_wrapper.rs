@@ -114,11 +114,13 @@ fn scale_for(mpn: i32) -> f64 {
 }
 
 /// Appends the wrapper stream of `values` with `inner` (TS_2DIFF or RLE) underneath.
-/// No values give no bytes (Java never flushes an empty page).
+/// No values give no bytes (Java never flushes an empty page). `rle_runs` as in
+/// [`EncodeOptions`](super::EncodeOptions).
 pub(crate) fn encode<F: Real>(
     inner: Encoding,
     values: &[F],
     max_point_number: i32,
+    rle_runs: bool,
     out: &mut Vec<u8>,
 ) -> Result<()> {
     if values.is_empty() {
@@ -140,7 +142,7 @@ pub(crate) fn encode<F: Real>(
     }
     put_uvarint(out, mpn as u32);
     match inner {
-        Encoding::Rle => rle::encode(&ints, out),
+        Encoding::Rle => rle::encode(&ints, rle_runs, out),
         _ => ts2diff::encode(&ints, out),
     }
     Ok(())

@@ -35,15 +35,15 @@ const fn field_bits(w: u32) -> u32 {
     }
 }
 
-/// Appends the GORILLA stream of `values` (`W`-bit patterns in the low bits). Errors with
-/// `InvalidArgument` if a value equals `sentinel`; `show` formats it for the message.
+/// Appends the GORILLA stream of `values` (`W`-bit patterns in the low bits). A value equal
+/// to `sentinel` is written as data, as the C++ writer does: count-driven readers (C++ and
+/// [`Mode::Exact`]) read it back, while Java's reader would stop at it, so callers map the
+/// float sentinel (canonical NaN) to another NaN first.
 pub(crate) fn encode<const W: u32>(
     values: impl Iterator<Item = u64>,
     sentinel: u64,
-    show: impl Fn(u64) -> String,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let start = out.len();
     let mut w = BitWriter::new(out);
     let mut first = true;
     let (mut stored, mut stored_lz, mut stored_tz) = (0u64, u32::MAX, 0u32);
@@ -76,13 +76,6 @@ pub(crate) fn encode<const W: u32>(
     };
     let mut any = false;
     for v in values {
-        if v == sentinel {
-            out.truncate(start);
-            return Err(Error::invalid(format!(
-                "GORILLA cannot store {}: it is the end-of-page sentinel",
-                show(v)
-            )));
-        }
         push(&mut w, v);
         any = true;
     }

@@ -41,13 +41,31 @@ pub struct EncodeOptions {
     /// `max_point_number`: decimal places kept by the FLOAT/DOUBLE TS_2DIFF and RLE wrapper
     /// (Java's `floatPrecision`, default 2).
     pub max_point_number: i32,
+    /// RLE (and the DICTIONARY index stream) may use run-length runs, as Java's encoder
+    /// does (`true`, the default: Java's bytes exactly). `false` writes bit-packed runs only,
+    /// as the C++ writer does: the C++ 2.5 reader misreads run-length runs.
+    pub rle_runs: bool,
 }
 
 impl Default for EncodeOptions {
     fn default() -> Self {
         EncodeOptions {
             max_point_number: 2,
+            rle_runs: true,
         }
+    }
+}
+
+impl EncodeOptions {
+    /// Sets [`rle_runs`](Self::rle_runs).
+    pub fn with_rle_runs(mut self, runs: bool) -> Self {
+        self.rle_runs = runs;
+        self
+    }
+    /// Sets [`max_point_number`](Self::max_point_number).
+    pub fn with_max_point_number(mut self, n: i32) -> Self {
+        self.max_point_number = n;
+        self
     }
 }
 
@@ -141,35 +159,26 @@ pub fn encode(
 ) -> Result<()> {
     check(encoding, data_type, values, "encoding")?;
     let mpn = options.max_point_number;
+    let runs = options.rle_runs;
     let s = sentinel(values.physical());
     match (encoding, values) {
         (Encoding::Plain, v) => plain::encode(v, out)?,
-        (Encoding::Dictionary, Values::Binary(v)) => dictionary::encode(v, out)?,
+        (Encoding::Dictionary, Values::Binary(v)) => dictionary::encode(v, runs, out)?,
         (Encoding::Ts2Diff, Values::Int32(v)) => ts2diff::encode(v, out),
         (Encoding::Ts2Diff, Values::Int64(v)) => ts2diff::encode(v, out),
-        (Encoding::Rle, Values::Int32(v)) => rle::encode(v, out),
-        (Encoding::Rle, Values::Int64(v)) => rle::encode(v, out),
+        (Encoding::Rle, Values::Int32(v)) => rle::encode(v, runs, out),
+        (Encoding::Rle, Values::Int64(v)) => rle::encode(v, runs, out),
         (Encoding::Rle, Values::Boolean(v)) => {
-            rle::encode(&v.iter().map(|&b| b as i32).collect::<Vec<_>>(), out)
+            rle::encode(&v.iter().map(|&b| b as i32).collect::<Vec<_>>(), runs, out)
         }
         (_, Values::Float(v)) if encoding != Encoding::Gorilla => {
-            float_wrapper::encode(encoding, v, mpn, out)?
+            float_wrapper::encode(encoding, v, mpn, runs, out)?
         }
         (_, Values::Double(v)) if encoding != Encoding::Gorilla => {
-            float_wrapper::encode(encoding, v, mpn, out)?
+            float_wrapper::encode(encoding, v, mpn, runs, out)?
         }
-        (_, Values::Int32(v)) => gorilla::encode::<32>(
-            v.iter().map(|&x| x as u32 as u64),
-            s,
-            |b| (b as u32 as i32).to_string(),
-            out,
-        )?,
-        (_, Values::Int64(v)) => gorilla::encode::<64>(
-            v.iter().map(|&x| x as u64),
-            s,
-            |b| (b as i64).to_string(),
-            out,
-        )?,
+        (_, Values::Int32(v)) => gorilla::encode::<32>(v.iter().map(|&x| x as u32 as u64), s, out)?,
+        (_, Values::Int64(v)) => gorilla::encode::<64>(v.iter().map(|&x| x as u64), s, out)?,
         // The canonical NaN is the end sentinel: store it as another quiet NaN, which reads
         // back as NaN in Java (whose reader stops at the sentinel) and C++ alike.
         (_, Values::Float(v)) => gorilla::encode::<32>(
@@ -178,7 +187,6 @@ pub fn encode(
                 b => b as u64,
             }),
             s,
-            |b| format!("NaN with bits {b:#010x}"),
             out,
         )?,
         (_, Values::Double(v)) => gorilla::encode::<64>(
@@ -187,7 +195,6 @@ pub fn encode(
                 b => b,
             }),
             s,
-            |b| format!("NaN with bits {b:#018x}"),
             out,
         )?,
         _ => {

@@ -8,9 +8,12 @@
 //!            | u8 (groups << 1 | 1)  u8 last_valid  groups * bit_width bytes (8 values each)
 //! ```
 //!
-//! [`encode`] replays Java's `RleEncoder` state machine exactly (including the initial
-//! previous value 0, the 8-repeat threshold, the 0x7FFF run cap and the 63-group cap), so
-//! its bytes equal Java's. [`decode`] reads several streams back to back while bytes remain.
+//! [`encode`] with `runs` replays Java's `RleEncoder` state machine exactly (including the
+//! initial previous value 0, the 8-repeat threshold, the 0x7FFF run cap and the 63-group
+//! cap), so its bytes equal Java's. Without `runs` it writes bit-packed runs only, which is
+//! what the C++ writer does and all the C++ 2.5 reader understands (it takes every run
+//! header as bit-packed); Java reads both. [`decode`] reads both forms, and several streams
+//! back to back while bytes remain.
 
 use super::bits::{unpack_each, BitWriter};
 use super::limit_exceeded;
@@ -36,6 +39,8 @@ struct Encoder<T: Word> {
     nbuf: usize,
     groups: u32,
     packed: Vec<u8>,
+    /// Run-length runs allowed (Java); otherwise bit-packing only (C++).
+    runs: bool,
 }
 
 impl<T: Word> Encoder<T> {
@@ -72,11 +77,12 @@ impl<T: Word> Encoder<T> {
         self.groups += 1;
     }
 
-    fn push(&mut self, v: T) {
+    /// Java's repeat tracking; true when `v` was absorbed into a pending run-length run.
+    fn track_repeat(&mut self, v: T) -> bool {
         if v == self.pre {
             self.repeat += 1;
             if (MIN_REPEAT..=MAX_REPEAT).contains(&self.repeat) {
-                return;
+                return true;
             }
             if self.repeat == MAX_REPEAT + 1 {
                 self.repeat = MAX_REPEAT;
@@ -91,6 +97,13 @@ impl<T: Word> Encoder<T> {
             self.repeat = 1;
             self.pre = v;
         }
+        false
+    }
+
+    fn push(&mut self, v: T) {
+        if self.runs && self.track_repeat(v) {
+            return;
+        }
         if let Some(slot) = self.buf.get_mut(self.nbuf) {
             *slot = v;
         }
@@ -102,7 +115,7 @@ impl<T: Word> Encoder<T> {
 
     fn flush(mut self, out: &mut Vec<u8>) {
         let last = self.nbuf;
-        if self.repeat >= MIN_REPEAT {
+        if self.runs && self.repeat >= MIN_REPEAT {
             self.write_rle_run();
         } else if last > 0 {
             self.buf
@@ -119,8 +132,9 @@ impl<T: Word> Encoder<T> {
     }
 }
 
-/// Appends one RLE stream of `values` (Java's bytes exactly). No values give `00`.
-pub(crate) fn encode<T: Word>(values: &[T], out: &mut Vec<u8>) {
+/// Appends one RLE stream of `values`: Java's bytes exactly with `runs`, bit-packed runs
+/// only (as C++ writes) without. No values give `00`.
+pub(crate) fn encode<T: Word>(values: &[T], runs: bool, out: &mut Vec<u8>) {
     if values.is_empty() {
         out.push(0);
         return;
@@ -135,6 +149,7 @@ pub(crate) fn encode<T: Word>(values: &[T], out: &mut Vec<u8>) {
         nbuf: 0,
         groups: 0,
         packed: Vec::new(),
+        runs,
     };
     for &v in values {
         e.push(v);

@@ -6,7 +6,6 @@ use super::super::column::Values;
 use super::super::compression::PageCodecs;
 use super::super::encoding::{self, EncodeOptions};
 use super::super::page::encode_value_page;
-use super::super::value::ValueRef;
 use crate::format::tsfile::headers::{ChunkHeader, ChunkKind, Marker, PageHeader};
 use crate::format::tsfile::statistics::Statistics;
 use crate::format::tsfile::varint::put_uvarint;
@@ -20,27 +19,6 @@ pub(crate) struct ColumnCodec {
     pub encoding: Encoding,
     pub compression: Compression,
     pub options: EncodeOptions,
-}
-
-impl ColumnCodec {
-    /// Checks that this column's encoding can store `v`, so that a row is refused when it is
-    /// written rather than failing later when its page is sealed. GORILLA ends each page with
-    /// the type's minimum integer as a sentinel, which Java's reader stops at, so that value
-    /// cannot be stored with it. (Canonical NaN, the float sentinel, is stored as another
-    /// NaN by the encoder.)
-    pub fn check(&self, v: ValueRef<'_>) -> Result<()> {
-        let sentinel = matches!(
-            (self.encoding, v),
-            (Encoding::Gorilla, ValueRef::Int32(i32::MIN))
-                | (Encoding::Gorilla, ValueRef::Int64(i64::MIN))
-        );
-        if sentinel {
-            return Err(Error::invalid(format!(
-                "{v:?} cannot be stored with GORILLA (it is the end-of-page sentinel)"
-            )));
-        }
-        Ok(())
-    }
 }
 
 /// A sealed page: its header fields, statistics and stored (compressed) payload.

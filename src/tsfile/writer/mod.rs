@@ -12,7 +12,7 @@ mod chunk;
 mod group;
 mod options;
 
-pub use options::{default_encoding, WriteSummary, WriterOptions};
+pub use options::{default_encoding, Profile, WriteSummary, WriterOptions};
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -143,12 +143,14 @@ impl<W: Write> TsFileWriter<W> {
 
     fn column_codec(&self, m: &MeasurementSchema) -> Result<ColumnCodec> {
         if !super::encoding::supports(m.encoding, m.data_type) {
-            return Err(Error::invalid(format!(
-                "column {}: {} cannot encode {}",
+            return Err(Error::unsupported(format!(
+                "column {}: {} encoding of {} is not supported by this build",
                 m.name, m.encoding, m.data_type
             )));
         }
-        let mut options = EncodeOptions::default();
+        super::compression::page_codec(m.compression)
+            .map_err(|e| Error::unsupported(format!("column {}: {e}", m.name)))?;
+        let mut options = EncodeOptions::default().with_rle_runs(self.options.profile.rle_runs());
         if let Some(v) = m.property("max_point_number") {
             options.max_point_number = v.parse().map_err(|_| {
                 Error::invalid(format!("column {}: max_point_number {v:?}", m.name))
@@ -319,11 +321,6 @@ impl<W: Write> TsFileWriter<W> {
         }
         let device = DeviceId::from_table(&key, tags)?;
         let fields: Vec<ValueRef<'_>> = info.fields.iter().map(|&i| by_column[i]).collect();
-        for ((name, codec), v) in info.codecs.iter().zip(&fields) {
-            codec
-                .check(*v)
-                .map_err(|e| Error::invalid(format!("table {key}, column {name}: {e}")))?;
-        }
         let codecs = info.codecs.clone();
         self.push(device, time, &fields, |w| {
             Ok(new_state(
@@ -364,11 +361,6 @@ impl<W: Write> TsFileWriter<W> {
             .iter()
             .map(|m| Ok((m.name.clone(), self.column_codec(m)?)))
             .collect::<Result<_>>()?;
-        for ((name, codec), v) in codecs.iter().zip(&row) {
-            codec
-                .check(*v)
-                .map_err(|e| Error::invalid(format!("{path}.{name}: {e}")))?;
-        }
         self.push(id, time, &row, |w| {
             let group = if aligned {
                 Group::aligned(w.time_codec(), &codecs)?

@@ -33,6 +33,42 @@ pub struct WriterOptions {
     /// File properties written after the three default encryption properties (values are
     /// raw bytes; `None` is a null value).
     pub properties: Vec<(String, Option<Vec<u8>>)>,
+    /// Whose choices to follow where the reference writers differ.
+    pub profile: Profile,
+}
+
+/// Where Java's and C++'s writers make different choices, which to follow.
+#[non_exhaustive]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Profile {
+    /// Files that every reader here reads, the C++ 2.5 reader included: RLE streams are
+    /// bit-packed only (C++ misreads run-length runs), and BOOLEAN defaults to PLAIN.
+    #[default]
+    Portable,
+    /// Java's bytes: RLE with run-length runs, BOOLEAN defaulting to RLE. Such files are
+    /// what IoTDB writes; the C++ 2.5 reader cannot read their RLE columns.
+    Java,
+}
+
+impl Profile {
+    /// The encoding this profile's reference writer uses for `data_type` when none is given:
+    /// TS_2DIFF for integers, dates and timestamps, GORILLA for floats, PLAIN for strings and
+    /// blobs; BOOLEAN PLAIN (portable) or RLE (Java).
+    pub fn default_encoding(self, data_type: DataType) -> Encoding {
+        match data_type {
+            DataType::Int32 | DataType::Int64 | DataType::Date | DataType::Timestamp => {
+                Encoding::Ts2Diff
+            }
+            DataType::Float | DataType::Double => Encoding::Gorilla,
+            DataType::Boolean if self == Profile::Java => Encoding::Rle,
+            _ => Encoding::Plain,
+        }
+    }
+
+    /// Whether RLE streams may hold run-length runs.
+    pub fn rle_runs(self) -> bool {
+        self == Profile::Java
+    }
 }
 
 impl Default for WriterOptions {
@@ -48,6 +84,7 @@ impl Default for WriterOptions {
             zstd_level: 3,
             role_masks: true,
             properties: Vec::new(),
+            profile: Profile::Portable,
         }
     }
 }
@@ -79,6 +116,11 @@ impl WriterOptions {
         self.time_compression = compression;
         self
     }
+    /// Sets [`profile`](Self::profile).
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
     /// Adds a file property.
     pub fn with_property(mut self, key: &str, value: Option<&[u8]>) -> Self {
         self.properties
@@ -102,17 +144,9 @@ impl WriterOptions {
     }
 }
 
-/// The encoding the reference writers use for `data_type` when none is given: TS_2DIFF for
-/// integers, dates and timestamps, GORILLA for floats, PLAIN otherwise. BOOLEAN is PLAIN,
-/// as in C++ (Java uses RLE, which the C++ 2.5 reader cannot decode).
+/// [`Profile::Portable`]'s default encoding for `data_type` (the C++ writer's defaults).
 pub fn default_encoding(data_type: DataType) -> Encoding {
-    match data_type {
-        DataType::Int32 | DataType::Int64 | DataType::Date | DataType::Timestamp => {
-            Encoding::Ts2Diff
-        }
-        DataType::Float | DataType::Double => Encoding::Gorilla,
-        _ => Encoding::Plain,
-    }
+    Profile::Portable.default_encoding(data_type)
 }
 
 /// What [`TsFileWriter::finish`](super::TsFileWriter::finish) reports.
