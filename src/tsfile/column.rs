@@ -147,3 +147,51 @@ impl Values {
         }
     }
 }
+
+impl Values {
+    /// Appends `other[range]`, which must be of the same physical type.
+    ///
+    /// Errors: another physical type, or a range outside `other`.
+    pub fn extend_from(&mut self, other: &Values, range: std::ops::Range<usize>) -> Result<()> {
+        let mine = self.physical();
+        let bad = || {
+            crate::Error::invalid(format!(
+                "cannot append {:?} values {range:?} of {} to {mine:?} values",
+                other.physical(),
+                other.len(),
+            ))
+        };
+        match (&mut *self, other) {
+            (Values::Boolean(a), Values::Boolean(b)) => {
+                a.extend_from_slice(b.get(range.clone()).ok_or_else(bad)?)
+            }
+            (Values::Int32(a), Values::Int32(b)) => {
+                a.extend_from_slice(b.get(range.clone()).ok_or_else(bad)?)
+            }
+            (Values::Int64(a), Values::Int64(b)) => {
+                a.extend_from_slice(b.get(range.clone()).ok_or_else(bad)?)
+            }
+            (Values::Float(a), Values::Float(b)) => {
+                a.extend_from_slice(b.get(range.clone()).ok_or_else(bad)?)
+            }
+            (Values::Double(a), Values::Double(b)) => {
+                a.extend_from_slice(b.get(range.clone()).ok_or_else(bad)?)
+            }
+            (Values::Binary(a), Values::Binary(b)) => {
+                if range.end > b.len() || range.start > range.end {
+                    return Err(bad());
+                }
+                let (lo, hi) = (b.offsets[range.start], b.offsets[range.end]);
+                let base = a.data.len();
+                a.data.extend_from_slice(&b.data[lo..hi]);
+                a.offsets.extend(
+                    b.offsets[range.start + 1..=range.end]
+                        .iter()
+                        .map(|&o| o - lo + base),
+                );
+            }
+            _ => return Err(bad()),
+        }
+        Ok(())
+    }
+}

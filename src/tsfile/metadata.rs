@@ -299,12 +299,29 @@ impl FileMetadata {
         let Some(root) = self.find_device(src, device)? else {
             return Ok(Vec::new());
         };
+        self.timeseries_at(
+            src,
+            &DeviceIndex {
+                device: device.clone(),
+                measurement_root: root,
+            },
+        )
+    }
+
+    /// Every series of the device of an entry from [`device_entries`](Self::device_entries):
+    /// its measurement tree is read directly, without searching the device index again.
+    pub fn timeseries_at<S: ByteSource + ?Sized>(
+        &self,
+        src: &S,
+        entry: &DeviceIndex,
+    ) -> Result<Vec<TimeseriesMetadata>> {
+        let root = entry.measurement_root;
         let mut out = Vec::new();
         let mut budget = self.region_len();
         spend(&mut budget, root)?;
         let node = self.read_node(src, root, false)?;
         self.collect_series(src, &node, 0, &mut budget, &mut out)
-            .map_err(|e| e.in_series(|| device.to_string()))?;
+            .map_err(|e| e.in_series(|| entry.device.to_string()))?;
         Ok(out)
     }
 

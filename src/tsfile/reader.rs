@@ -13,7 +13,7 @@ use super::batch::{Column, DeviceBatch};
 use super::chunk_reader::{overlaps, RawChunk};
 use super::column::Values;
 use super::compression::PageCodecs;
-use super::metadata::FileMetadata;
+use super::metadata::{DeviceIndex, FileMetadata};
 use super::page;
 use crate::format::tsfile::headers::ChunkKind;
 use crate::format::tsfile::index::{ChunkMetadata, TimeseriesMetadata};
@@ -129,14 +129,21 @@ impl<S: ByteSource> TsFileReader<S> {
 
     /// Devices in file order (tables by name, devices in id order) that `query` selects.
     pub fn devices(&self, query: &Query) -> Result<Vec<DeviceId>> {
+        Ok(self
+            .device_entries(query)?
+            .into_iter()
+            .map(|e| e.device)
+            .collect())
+    }
+
+    /// [`devices`](Self::devices) with where each device's series index starts.
+    fn device_entries(&self, query: &Query) -> Result<Vec<DeviceIndex>> {
         let mut out = Vec::new();
         for table in self.metadata.tables() {
             if query.table.as_deref().is_some_and(|t| t != table) {
                 continue;
             }
-            for d in self.metadata.devices(&self.source, table)? {
-                out.push(d);
-            }
+            out.extend(self.metadata.device_entries(&self.source, table)?);
         }
         Ok(out)
     }
@@ -151,15 +158,16 @@ impl<S: ByteSource> TsFileReader<S> {
         Ok(QueryIter {
             reader: self,
             query: query.clone(),
-            devices: self.devices(query)?.into(),
+            devices: self.device_entries(query)?.into(),
             current: None,
             codecs: PageCodecs::default(),
         })
     }
 
     /// The columns a device's batches carry for `query`: (name, type, category) in order.
-    fn plan(&self, device: &DeviceId, query: &Query) -> Result<DevicePlan> {
-        let series = self.metadata.timeseries(&self.source, device)?;
+    fn plan(&self, entry: &DeviceIndex, query: &Query) -> Result<DevicePlan> {
+        let device = &entry.device;
+        let series = self.metadata.timeseries_at(&self.source, entry)?;
         let schema = self.metadata.table_schema(device.table_name());
         let mut tags = Vec::new();
         let mut fields: Vec<(String, DataType)> = Vec::new();
@@ -258,7 +266,7 @@ fn chunks_of(s: &TimeseriesMetadata) -> Vec<ChunkRef> {
 pub struct QueryIter<'r, S> {
     reader: &'r TsFileReader<S>,
     query: Query,
-    devices: VecDeque<DeviceId>,
+    devices: VecDeque<DeviceIndex>,
     current: Option<DeviceScan>,
     codecs: PageCodecs,
 }

@@ -141,6 +141,7 @@ pub struct TsWriteArgs {
     pub properties: Vec<(String, String)>,
     pub no_role_masks: bool,
     pub java_profile: bool,
+    pub from: Option<PathBuf>,
 }
 
 fn parse_sync(s: &str) -> Result<[u8; 16], Failure> {
@@ -181,6 +182,7 @@ impl WriteArgs {
                 Long("device") => a.ts.device = Some(string(p.value()?)?),
                 Long("aligned") => a.ts.aligned = true,
                 Long("spec") => a.ts.spec = Some(PathBuf::from(p.value()?)),
+                Long("from") => a.ts.from = Some(PathBuf::from(p.value()?)),
                 Long("page-max-points") => a.ts.page_max_points = Some(p.value()?.parse()?),
                 Long("page-max-bytes") => a.ts.page_max_bytes = Some(p.value()?.parse()?),
                 Long("max-index-degree") => a.ts.max_index_degree = Some(p.value()?.parse()?),
@@ -224,12 +226,13 @@ impl WriteArgs {
         match a.format.as_str() {
             "rcfile" => {}
             "tsfile" => {
-                if a.ts.spec.is_none() && a.ts.table.is_none() == a.ts.device.is_none() {
+                let whole_file = a.ts.spec.is_some() || a.ts.from.is_some();
+                if !whole_file && a.ts.table.is_none() == a.ts.device.is_none() {
                     return Err(Failure::usage(
-                        "write --format tsfile needs --table T or --device PATH (or --spec FILE)",
+                        "write --format tsfile needs --table T or --device PATH (or --spec FILE, or --from TSFILE)",
                     ));
                 }
-                if a.ts.spec.is_some() {
+                if whole_file {
                     schema.get_or_insert_with(String::new);
                 }
             }

@@ -41,6 +41,7 @@ commands:
                [--profile portable|java]   (java: Java's RLE bytes and BOOLEAN RLE default)
                input rows: [time, v1, v2, ...] in schema order, or {\"time\":t, \"col\":v}
   write OUT    --format tsfile --spec SPEC.json   (the TsFile oracle's spec format)
+  write OUT    --format tsfile --from IN.tsfile   (rewrite a TsFile; the options above apply)
 
 The file format is detected from its magic bytes.";
 

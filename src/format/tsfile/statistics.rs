@@ -351,12 +351,14 @@ impl Statistics {
             (StatValues::Int64(n), Values::Int64(v)) => n.accumulate(v, empty, |x| x as f64),
             (StatValues::Float(n), Values::Float(v)) => n.accumulate(v, empty, f64::from),
             (StatValues::Double(n), Values::Double(v)) => n.accumulate(v, empty, |x| x),
+            // Byte strings: find the winners first and copy each once (no copy per value).
             (StatValues::Text { first, last }, Values::Binary(v)) => {
-                for (i, x) in v.iter().enumerate() {
-                    if empty && i == 0 {
-                        *first = x.to_vec();
+                if let (Some(f), Some(l)) = (v.get(0), v.iter().last()) {
+                    if empty {
+                        first.clone_from(&f.to_vec());
                     }
-                    *last = x.to_vec();
+                    last.clear();
+                    last.extend_from_slice(l);
                 }
             }
             (
@@ -368,21 +370,36 @@ impl Statistics {
                 },
                 Values::Binary(v),
             ) => {
-                for (i, x) in v.iter().enumerate() {
-                    if empty && i == 0 {
-                        *first = x.to_vec();
-                        *min = x.to_vec();
-                        *max = x.to_vec();
-                    } else {
-                        if x < min.as_slice() {
-                            *min = x.to_vec();
-                        }
-                        if x > max.as_slice() {
-                            *max = x.to_vec();
-                        }
+                let (Some(f), Some(l)) = (v.get(0), v.iter().last()) else {
+                    self.update_times(times);
+                    return Ok(());
+                };
+                let (mut lo, mut hi) = if empty {
+                    (f, f)
+                } else {
+                    (min.as_slice(), max.as_slice())
+                };
+                let (mut new_lo, mut new_hi) = (empty, empty);
+                for x in v.iter() {
+                    if x < lo {
+                        (lo, new_lo) = (x, true);
                     }
-                    *last = x.to_vec();
+                    if x > hi {
+                        (hi, new_hi) = (x, true);
+                    }
                 }
+                let (lo, hi) = (lo.to_vec(), hi.to_vec());
+                if new_lo {
+                    *min = lo;
+                }
+                if new_hi {
+                    *max = hi;
+                }
+                if empty {
+                    *first = f.to_vec();
+                }
+                last.clear();
+                last.extend_from_slice(l);
             }
             (_, v) => {
                 return Err(Error::invalid(format!(

@@ -3,6 +3,7 @@
 //! non-aligned group (one chunk per series, each with its own time stream). Pages are cut at
 //! the point limit or the byte limit; the group turns into a chunk group when flushed.
 
+use super::super::batch::Column;
 use super::super::compression::PageCodecs;
 use super::super::value::ValueRef;
 use super::chunk::{ChunkBuilder, ColumnCodec};
@@ -123,17 +124,90 @@ impl Group {
         Ok(())
     }
 
+    /// Adds rows column by column: `times`, and for column `i` of the group `columns[i]`
+    /// (`None`: null in every row), whose presence mask and packed values cover exactly
+    /// these rows and whose type was checked by the caller.
+    pub fn push_columns(
+        &mut self,
+        times: &[i64],
+        columns: &[Option<&Column>],
+        limits: PageLimits,
+        codecs: &mut PageCodecs,
+    ) -> Result<()> {
+        let n = times.len();
+        let present = |c: &Column, range: std::ops::Range<usize>| -> Vec<bool> {
+            if c.present.is_empty() {
+                vec![true; range.len()]
+            } else {
+                c.present
+                    .get(range)
+                    .map(<[bool]>::to_vec)
+                    .unwrap_or_default()
+            }
+        };
+        match self {
+            Group::Aligned { time, values } => {
+                let mut cursors = vec![0usize; values.len()];
+                let mut start = 0;
+                while start < n {
+                    // Up to the page's point limit, and in steps of at most 1024 rows so
+                    // that the byte limit is checked as often as for single rows.
+                    let room = limits.max_points.saturating_sub(time.open_points()).max(1);
+                    let k = room.min(1024).min(n - start);
+                    let range = start..start + k;
+                    time.times_mut().extend_from_slice(&times[range.clone()]);
+                    for ((vc, col), cur) in values.iter_mut().zip(columns).zip(&mut cursors) {
+                        match col {
+                            Some(c) => {
+                                let p = present(c, range.clone());
+                                let set = p.iter().filter(|&&b| b).count();
+                                vc.values_mut().extend_from(&c.values, *cur..*cur + set)?;
+                                *cur += set;
+                                vc.present_mut().extend_from_slice(&p);
+                            }
+                            None => vc.present_mut().extend(std::iter::repeat_n(false, k)),
+                        }
+                    }
+                    start += k;
+                    let bytes = time.open_page_bytes()
+                        + values
+                            .iter()
+                            .map(ChunkBuilder::open_page_bytes)
+                            .sum::<usize>();
+                    if time.open_points() >= limits.max_points || bytes >= limits.max_bytes {
+                        seal_aligned(time, values, codecs)?;
+                    }
+                }
+            }
+            Group::NonAligned { series } => {
+                for (s, col) in series.iter_mut().zip(columns) {
+                    let Some(c) = col else { continue };
+                    let p = present(c, 0..n);
+                    let mut v = 0usize;
+                    for (&t, &here) in times.iter().zip(&p) {
+                        if !here {
+                            continue;
+                        }
+                        s.times_mut().push(t);
+                        s.values_mut().extend_from(&c.values, v..v + 1)?;
+                        v += 1;
+                        if s.open_points() >= limits.max_points
+                            || (s.open_points() % 64 == 0
+                                && s.open_page_bytes() >= limits.max_bytes)
+                        {
+                            s.seal_page(codecs, None)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Seals every open page (aligned: all columns together).
     pub fn seal_pages(&mut self, codecs: &mut PageCodecs) -> Result<()> {
         match self {
-            Group::Aligned { time, values } => {
-                let times = std::mem::take(time.times_mut());
-                for v in values.iter_mut() {
-                    v.seal_page(codecs, Some(&times))?;
-                }
-                *time.times_mut() = times;
-                time.seal_page(codecs, None)
-            }
+            Group::Aligned { time, values } => seal_aligned(time, values, codecs),
             Group::NonAligned { series } => {
                 for s in series {
                     s.seal_page(codecs, None)?;
@@ -205,4 +279,19 @@ impl Group {
         }
         Ok(flushed)
     }
+}
+
+/// Seals the open page of an aligned group: each value page with the time page's
+/// timestamps, then the time page.
+fn seal_aligned(
+    time: &mut ChunkBuilder,
+    values: &mut [ChunkBuilder],
+    codecs: &mut PageCodecs,
+) -> Result<()> {
+    let times = std::mem::take(time.times_mut());
+    for v in values.iter_mut() {
+        v.seal_page(codecs, Some(&times))?;
+    }
+    *time.times_mut() = times;
+    time.seal_page(codecs, None)
 }

@@ -103,6 +103,8 @@ pub struct TsFileWriter<W: Write> {
     buffer: Vec<u8>,
     rows: u64,
     rows_since_check: u64,
+    /// Rows between two looks at the buffered size (adapted after each look, as Java does).
+    check_every: u64,
     chunk_groups: u64,
 }
 
@@ -128,6 +130,7 @@ impl<W: Write> TsFileWriter<W> {
             buffer: Vec::new(),
             rows: 0,
             rows_since_check: 0,
+            check_every: 128,
             chunk_groups: 0,
         })
     }
@@ -371,6 +374,157 @@ impl<W: Write> TsFileWriter<W> {
         })
     }
 
+    /// Writes a batch of rows column by column: `batch.table` names a registered table (the
+    /// device comes from `batch.tags` by tag name; missing tags are null) or
+    /// `batch.device` a registered tree device. Columns are matched to the schema's FIELD
+    /// columns (tree: measurements) by name; absent ones are null. This is the fast path:
+    /// values are appended to open pages without going through rows, and the
+    /// [`DeviceBatch`](super::DeviceBatch)es a [`TsFileReader`](super::TsFileReader) returns
+    /// can be written back as they are.
+    ///
+    /// Errors (nothing of the batch is written): an unknown table or device, a column of the
+    /// wrong type or length, or times that do not increase from the device's last time.
+    pub fn write_batch(&mut self, batch: &super::DeviceBatch) -> Result<()> {
+        let key = batch.table.to_lowercase();
+        let (device, names, codecs, aligned): (
+            DeviceId,
+            Vec<String>,
+            Vec<(String, ColumnCodec)>,
+            bool,
+        ) = if let Some(info) = self.tables.get(&key) {
+            let tags = info.tags.iter().map(|&i| {
+                let name = &info.schema.columns[i].schema.name;
+                batch
+                    .tags
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                    .and_then(|(_, v)| v.clone())
+            });
+            let device = DeviceId::from_table(&key, tags)?;
+            let names = info.codecs.iter().map(|(n, _)| n.clone()).collect();
+            (device, names, info.codecs.clone(), true)
+        } else if let Some(dev) = self.tree.values().find(|d| d.id == batch.device) {
+            let codecs: Vec<(String, ColumnCodec)> = dev
+                .measurements
+                .iter()
+                .map(|m| Ok((m.name.clone(), self.column_codec(m)?)))
+                .collect::<Result<_>>()?;
+            let names = codecs.iter().map(|(n, _)| n.clone()).collect();
+            (dev.id.clone(), names, codecs, dev.aligned)
+        } else {
+            return Err(Error::invalid(format!(
+                "neither table {} nor device {} is registered",
+                batch.table, batch.device
+            )));
+        };
+        let n = batch.times.len();
+        let mut columns: Vec<Option<&super::Column>> = Vec::with_capacity(names.len());
+        for ((name, codec), _) in codecs.iter().zip(&names) {
+            let col = batch
+                .columns
+                .iter()
+                .find(|c| c.name.eq_ignore_ascii_case(name));
+            if let Some(c) = col {
+                if c.data_type.physical()? != codec.data_type.physical()? {
+                    return Err(Error::schema(format!(
+                        "column {name} is {} but the batch holds {}",
+                        codec.data_type, c.data_type
+                    )));
+                }
+                let set = if c.present.is_empty() {
+                    n
+                } else if c.present.len() == n {
+                    c.present.iter().filter(|&&p| p).count()
+                } else {
+                    return Err(Error::invalid(format!(
+                        "column {name}: {} presence flags for {n} rows",
+                        c.present.len()
+                    )));
+                };
+                if set != c.values.len() {
+                    return Err(Error::invalid(format!(
+                        "column {name}: {set} rows present but {} values",
+                        c.values.len()
+                    )));
+                }
+            }
+            columns.push(col);
+        }
+        if batch.times.windows(2).any(|w| w[1] <= w[0]) {
+            return Err(Error::invalid(format!(
+                "device {device}: batch times do not increase"
+            )));
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let last_time = self.devices.get(&device).and_then(|d| d.last_time);
+        if let (Some(last), Some(&first)) = (last_time, batch.times.first()) {
+            if first <= last {
+                return Err(Error::invalid(format!(
+                    "device {device}: time {first} is not after the last time written, {last}"
+                )));
+            }
+        }
+        self.ensure_device(&device, |w| {
+            let group = if aligned {
+                Group::aligned(w.time_codec(), &codecs)?
+            } else {
+                Group::non_aligned(w.time_codec(), &codecs)?
+            };
+            Ok(new_state(group, &codecs, aligned, w.options.role_masks))
+        })?;
+        let limits = self.page_limits();
+        let state = self
+            .devices
+            .get_mut(&device)
+            .ok_or_else(|| Error::invalid("device vanished"))?;
+        state
+            .group
+            .push_columns(&batch.times, &columns, limits, &mut self.codecs)?;
+        state.last_time = batch.times.last().copied();
+        self.rows += n as u64;
+        self.rows_since_check += n as u64;
+        self.check_memory()
+    }
+
+    /// Creates the device's state with `make` the first time it is seen.
+    fn ensure_device(
+        &mut self,
+        device: &DeviceId,
+        make: impl FnOnce(&Self) -> Result<DeviceState>,
+    ) -> Result<()> {
+        if !self.devices.contains_key(device) {
+            let state = make(self)?;
+            self.devices.insert(device.clone(), state);
+        }
+        Ok(())
+    }
+
+    fn page_limits(&self) -> PageLimits {
+        PageLimits {
+            max_points: self.options.page_max_points,
+            max_bytes: self.options.page_max_bytes,
+        }
+    }
+
+    fn check_memory(&mut self) -> Result<()> {
+        if self.rows_since_check >= self.check_every {
+            let held: usize = self.devices.values().map(|d| d.group.mem_size()).sum();
+            // Look again after about as many rows as would fill the rest of the budget (at
+            // least 128, at most 64 Ki rows between looks).
+            let rows = self.rows_since_check;
+            let per_row = (held as u64 / rows.max(1)).max(1);
+            let room = (self.options.memory_threshold as u64).saturating_sub(held as u64);
+            self.check_every = (room / per_row / 2).clamp(128, 1 << 16);
+            self.rows_since_check = 0;
+            if held >= self.options.memory_threshold {
+                self.flush()?;
+            }
+        }
+        Ok(())
+    }
+
     fn push(
         &mut self,
         device: DeviceId,
@@ -378,14 +532,8 @@ impl<W: Write> TsFileWriter<W> {
         row: &[ValueRef<'_>],
         make: impl FnOnce(&Self) -> Result<DeviceState>,
     ) -> Result<()> {
-        if !self.devices.contains_key(&device) {
-            let state = make(self)?;
-            self.devices.insert(device.clone(), state);
-        }
-        let limits = PageLimits {
-            max_points: self.options.page_max_points,
-            max_bytes: self.options.page_max_bytes,
-        };
+        self.ensure_device(&device, make)?;
+        let limits = self.page_limits();
         let state = self
             .devices
             .get_mut(&device)
@@ -401,14 +549,7 @@ impl<W: Write> TsFileWriter<W> {
         state.last_time = Some(time);
         self.rows += 1;
         self.rows_since_check += 1;
-        if self.rows_since_check >= 1024 {
-            self.rows_since_check = 0;
-            let held: usize = self.devices.values().map(|d| d.group.mem_size()).sum();
-            if held >= self.options.memory_threshold {
-                self.flush()?;
-            }
-        }
-        Ok(())
+        self.check_memory()
     }
 
     /// Writes every buffered chunk group now (devices in id order).
