@@ -101,22 +101,20 @@ fn arb_table() -> impl Strategy<Value = (Vec<Col>, Vec<Vec<Option<String>>>, Row
     (proptest::collection::vec(arb_col(), 1..5), 1usize..4)
         .prop_flat_map(|(cols, ndev)| {
             // Distinct devices: device 0 has a trailing null tag; the others a unique second
-        // tag after a random (possibly null) first one.
-        let devices = proptest::collection::vec(
-            proptest::option::weighted(0.8, "[a-z]{0,3}"),
-            ndev,
-        )
-        .prop_map(|firsts| {
-            firsts
-                .into_iter()
-                .enumerate()
-                .map(|(i, f)| match i {
-                    0 => vec![Some("only".to_string()), None],
-                    _ => vec![f, Some(format!("d{i}"))],
-                })
-                .collect::<Vec<_>>()
-        });
-        let row_values: Vec<BoxedStrategy<Value>> =
+            // tag after a random (possibly null) first one.
+            let devices =
+                proptest::collection::vec(proptest::option::weighted(0.8, "[a-z]{0,3}"), ndev)
+                    .prop_map(|firsts| {
+                        firsts
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, f)| match i {
+                                0 => vec![Some("only".to_string()), None],
+                                _ => vec![f, Some(format!("d{i}"))],
+                            })
+                            .collect::<Vec<_>>()
+                    });
+            let row_values: Vec<BoxedStrategy<Value>> =
                 cols.iter().map(|c| arb_value(c.t, c.enc)).collect();
             let rows = proptest::collection::vec((0..ndev, 1i64..1000, row_values), 1..300);
             (Just(cols), devices, rows)

@@ -552,8 +552,43 @@ impl<W: Write> TsFileWriter<W> {
         self.check_memory()
     }
 
+    /// Seals every device's open pages, spread over [`WriterOptions::threads`] threads
+    /// (each with its own codecs); pages are independent, so the bytes are the same.
+    fn seal_all(&mut self) -> Result<()> {
+        let threads = self.options.threads.max(1);
+        let zstd = self.options.zstd_level;
+        let codecs = &mut self.codecs;
+        let mut groups: Vec<&mut Group> = self
+            .devices
+            .values_mut()
+            .map(|d| &mut d.group)
+            .filter(|g| !g.is_empty())
+            .collect();
+        if threads == 1 || groups.len() < 2 {
+            return groups.into_iter().try_for_each(|g| g.seal_pages(codecs));
+        }
+        let per_thread = groups.len().div_ceil(threads);
+        std::thread::scope(|s| {
+            let workers: Vec<_> = groups
+                .chunks_mut(per_thread)
+                .map(|part| {
+                    s.spawn(move || -> Result<()> {
+                        let mut codecs = PageCodecs::new();
+                        codecs.set_level(crate::format::tsfile::Compression::Zstd, Some(zstd))?;
+                        part.iter_mut().try_for_each(|g| g.seal_pages(&mut codecs))
+                    })
+                })
+                .collect();
+            workers.into_iter().try_for_each(|w| {
+                w.join()
+                    .map_err(|_| Error::invalid("a page-encoding thread panicked"))?
+            })
+        })
+    }
+
     /// Writes every buffered chunk group now (devices in id order).
     pub fn flush(&mut self) -> Result<()> {
+        self.seal_all()?;
         for (id, state) in self.devices.iter_mut() {
             if state.group.is_empty() {
                 continue;

@@ -35,6 +35,9 @@ pub struct WriterOptions {
     pub properties: Vec<(String, Option<Vec<u8>>)>,
     /// Whose choices to follow where the reference writers differ.
     pub profile: Profile,
+    /// Threads that encode and compress pages when chunk groups are flushed (1 = the
+    /// caller's thread only). The bytes written do not depend on it.
+    pub threads: usize,
 }
 
 /// Where Java's and C++'s writers make different choices, which to follow.
@@ -85,6 +88,7 @@ impl Default for WriterOptions {
             role_masks: true,
             properties: Vec::new(),
             profile: Profile::Portable,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
         }
     }
 }
@@ -114,6 +118,11 @@ impl WriterOptions {
     pub fn with_time_codec(mut self, encoding: Encoding, compression: Compression) -> Self {
         self.time_encoding = encoding;
         self.time_compression = compression;
+        self
+    }
+    /// Sets [`threads`](Self::threads) (at least 1).
+    pub fn with_threads(mut self, n: usize) -> Self {
+        self.threads = n.max(1);
         self
     }
     /// Sets [`profile`](Self::profile).
