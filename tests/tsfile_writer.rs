@@ -395,3 +395,41 @@ fn a_small_memory_threshold_flushes_chunk_groups_as_it_goes() {
         [Value::Double(199_999.0)]
     );
 }
+
+/// Pages are encoded on several threads at flush time; the bytes must not depend on it.
+#[test]
+fn output_does_not_depend_on_the_thread_count() {
+    let write = |threads: usize| {
+        let schema = TableSchema::new(
+            "t",
+            vec![
+                TableColumn::new("d", DataType::String, ColumnCategory::Tag),
+                TableColumn::new("v", DataType::Double, ColumnCategory::Field)
+                    .with_codec(Encoding::Gorilla, Compression::Zstd),
+                TableColumn::new("s", DataType::Text, ColumnCategory::Field)
+                    .with_codec(Encoding::Dictionary, Compression::Lz4),
+            ],
+        );
+        let mut w = TsFileWriter::new(
+            Vec::new(),
+            WriterOptions::default()
+                .with_threads(threads)
+                .with_page_max_points(100),
+        )
+        .unwrap();
+        w.register_table(schema).unwrap();
+        for t in 0..5000i64 {
+            let d = format!("dev{}", t % 37);
+            let row = [
+                Value::string(&d),
+                Value::Double((t as f64).sin()),
+                Value::string(if t % 3 == 0 { "a" } else { "bb" }),
+            ];
+            w.write_row("t", t, &row).unwrap();
+        }
+        w.finish_into_inner().unwrap().0
+    };
+    let one = write(1);
+    assert_eq!(one, write(2));
+    assert_eq!(one, write(5));
+}
