@@ -403,3 +403,34 @@ mod structures {
         }
     }
 }
+
+proptest! {
+    /// UVarInt, zigzag VarInt, VarStr/VarBinary (null included) and String32/Binary32 read
+    /// back what was written, consume exactly its bytes, and a cut anywhere is an error.
+    #[test]
+    fn primitives_round_trip(
+        u in any::<u32>(),
+        i in any::<i32>(),
+        s in proptest::option::of(proptest::collection::vec(any::<u8>(), 0..300)),
+        b in proptest::collection::vec(any::<u8>(), 0..300),
+    ) {
+        use colfile::format::tsfile::varint::{put_bytes32, put_uvarint, put_var_bytes, put_varint, uvarint_len};
+        let mut out = Vec::new();
+        put_uvarint(&mut out, u);
+        prop_assert_eq!(out.len(), uvarint_len(u));
+        put_varint(&mut out, i);
+        put_var_bytes(&mut out, s.as_deref()).unwrap();
+        put_bytes32(&mut out, &b).unwrap();
+        let mut c = Cursor::new(&out, 0);
+        prop_assert_eq!(c.read_uvarint().unwrap(), u);
+        prop_assert_eq!(c.read_varint().unwrap(), i);
+        prop_assert_eq!(c.read_var_bytes("s").unwrap(), s.as_deref());
+        prop_assert_eq!(c.read_bytes32("b").unwrap(), Some(&b[..]));
+        prop_assert!(c.is_empty());
+        for cut in 0..out.len() {
+            let mut c = Cursor::new(&out[..cut], 0);
+            let all = c.read_uvarint().and_then(|_| c.read_varint()).and_then(|_| c.read_var_bytes("s").map(drop)).and_then(|_| c.read_bytes32("b").map(drop));
+            prop_assert!(all.is_err(), "cut at {}", cut);
+        }
+    }
+}
