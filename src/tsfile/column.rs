@@ -59,6 +59,10 @@ impl BinaryValues {
         self.offsets.truncate(1);
         self.data.clear();
     }
+    /// Bytes allocated for values and offsets (capacity).
+    pub fn allocated_bytes(&self) -> usize {
+        self.data.capacity() + self.offsets.capacity() * std::mem::size_of::<usize>()
+    }
     /// Total bytes of all values.
     pub fn data_len(&self) -> usize {
         self.data.len()

@@ -143,6 +143,18 @@ impl Values {
             Values::Binary(v) => v.data_len() + v.len() * 8,
         }
     }
+
+    /// Bytes the run has allocated (capacity, not length), for memory accounting.
+    pub fn allocated_bytes(&self) -> usize {
+        match self {
+            Values::Boolean(v) => v.capacity(),
+            Values::Int32(v) => v.capacity() * 4,
+            Values::Int64(v) => v.capacity() * 8,
+            Values::Float(v) => v.capacity() * 4,
+            Values::Double(v) => v.capacity() * 8,
+            Values::Binary(v) => v.allocated_bytes(),
+        }
+    }
 }
 
 /// Checks that `v` may be stored in a column of `data_type` (null always may).

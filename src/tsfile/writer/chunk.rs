@@ -88,8 +88,15 @@ impl ChunkBuilder {
     }
 
     /// Bytes held: sealed pages plus an estimate of the open page.
+    /// Counts what is allocated (capacities, scratch buffers), not just what is in use, so
+    /// that the memory threshold bounds the process's real footprint.
     pub fn mem_size(&self) -> usize {
-        self.sealed_bytes + self.values.mem_size() + self.times.len() * 8 + self.present.len()
+        self.sealed_bytes
+            + self.values.allocated_bytes()
+            + self.times.capacity() * 8
+            + self.present.capacity()
+            + self.scratch.capacity()
+            + self.payload.capacity()
     }
 
     /// Bytes the open page would take raw (for the page byte limit).
@@ -231,8 +238,15 @@ impl ChunkBuilder {
         };
         header.write_to(out)?;
         out.extend_from_slice(&body);
-        self.pages.clear();
+        self.pages = Vec::new();
         self.sealed_bytes = 0;
+        // The chunk group is written: give back the open-page buffers too, so that a device
+        // that is idle until the next flush holds no memory.
+        self.times = Vec::new();
+        self.values = Values::new(self.values.physical());
+        self.present = Vec::new();
+        self.scratch = Vec::new();
+        self.payload = Vec::new();
         let fresh = Statistics::new(self.statistics_type());
         Ok(std::mem::replace(&mut self.statistics, fresh))
     }
