@@ -55,7 +55,7 @@ import time
 
 # This set. Anything else in a file must be refused with a clear "unsupported" error
 # (expected-unsupported cases) until colfile supports it.
-SUPPORTED_ENCODINGS = ("PLAIN", "TS_2DIFF", "GORILLA", "RLE", "DICTIONARY")
+SUPPORTED_ENCODINGS = ("PLAIN", "TS_2DIFF", "GORILLA", "RLE", "DICTIONARY", "ZIGZAG")
 SUPPORTED_COMPRESSIONS = ("UNCOMPRESSED", "SNAPPY", "GZIP", "LZ4", "ZSTD", "LZMA2")
 
 COMMAND_TIMEOUT = 120  # seconds for one colfile command or one oracle command

@@ -1056,3 +1056,41 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// ZIGZAG round trips every INT32/INT64 value and reads several packages back to back;
+    /// a package whose count does not match its bytes is an error.
+    #[test]
+    fn zigzag_round_trips(a in proptest::collection::vec(any::<i32>(), 1..300), b in proptest::collection::vec(any::<i64>(), 1..300)) {
+        for (t, v) in [(DataType::Int32, Values::Int32(a.clone())), (DataType::Int64, Values::Int64(b.clone()))] {
+            let mut out = Vec::new();
+            encode(Encoding::Zigzag, t, &v, &EncodeOptions::default(), &mut out).unwrap();
+            let once = out.clone();
+            out.extend_from_slice(&once);
+            let mut back = Values::for_type(t).unwrap();
+            decode(Encoding::Zigzag, t, &out, 2 * v.len(), &mut back).unwrap();
+            prop_assert_eq!(back.len(), 2 * v.len());
+            let mut bad = once.clone();
+            bad[1] = bad[1].wrapping_add(1) & 0x7f;
+            let mut sink = Values::for_type(t).unwrap();
+            if bad != once {
+                prop_assert!(decode(Encoding::Zigzag, t, &bad, 1 << 20, &mut sink).is_err());
+            }
+        }
+    }
+}
+
+#[test]
+fn zigzag_bytes() {
+    let mut out = Vec::new();
+    encode(
+        Encoding::Zigzag,
+        DataType::Int32,
+        &Values::Int32(vec![0, -1, 1, i32::MIN]),
+        &EncodeOptions::default(),
+        &mut out,
+    )
+    .unwrap();
+    // byte_len 8, count 4, then 00 01 02 ff ff ff ff 0f
+    assert_eq!(out, [8, 4, 0x00, 0x01, 0x02, 0xff, 0xff, 0xff, 0xff, 0x0f]);
+}

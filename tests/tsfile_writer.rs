@@ -22,7 +22,8 @@ const TYPES: [DataType; 10] = [
     DataType::Date,
     DataType::Timestamp,
 ];
-const ENCODINGS: [Encoding; 5] = [
+const ENCODINGS: [Encoding; 6] = [
+    Encoding::Zigzag,
     Encoding::Plain,
     Encoding::Ts2Diff,
     Encoding::Rle,

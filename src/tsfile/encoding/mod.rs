@@ -28,6 +28,7 @@ mod plain;
 mod rle;
 mod ts2diff;
 mod word;
+mod zigzag;
 
 use super::column::Values;
 use crate::format::tsfile::{DataType, Encoding, Physical};
@@ -73,7 +74,7 @@ impl EncodeOptions {
 ///
 /// PLAIN: every type but UNKNOWN. TS_2DIFF, RLE and GORILLA: INT32, DATE, INT64,
 /// TIMESTAMP, VECTOR (time), FLOAT and DOUBLE; RLE also BOOLEAN. DICTIONARY: TEXT, STRING
-/// and BLOB.
+/// and BLOB. ZIGZAG: INT32, DATE, INT64 and TIMESTAMP.
 ///
 /// ```
 /// use colfile::format::tsfile::{DataType, Encoding};
@@ -92,6 +93,7 @@ pub fn supports(encoding: Encoding, data_type: DataType) -> bool {
         Encoding::Ts2Diff | Encoding::Gorilla => numeric,
         Encoding::Rle => numeric || data_type == T::Boolean,
         Encoding::Dictionary => matches!(data_type, T::Text | T::String | T::Blob),
+        Encoding::Zigzag => matches!(data_type, T::Int32 | T::Date | T::Int64 | T::Timestamp),
         _ => false,
     }
 }
@@ -166,6 +168,8 @@ pub fn encode(
         (Encoding::Dictionary, Values::Binary(v)) => dictionary::encode(v, runs, out)?,
         (Encoding::Ts2Diff, Values::Int32(v)) => ts2diff::encode(v, out),
         (Encoding::Ts2Diff, Values::Int64(v)) => ts2diff::encode(v, out),
+        (Encoding::Zigzag, Values::Int32(v)) => zigzag::encode(v, out)?,
+        (Encoding::Zigzag, Values::Int64(v)) => zigzag::encode(v, out)?,
         (Encoding::Rle, Values::Int32(v)) => rle::encode(v, runs, out),
         (Encoding::Rle, Values::Int64(v)) => rle::encode(v, runs, out),
         (Encoding::Rle, Values::Boolean(v)) => {
@@ -264,6 +268,8 @@ fn decode_mode(
         (Encoding::Dictionary, Values::Binary(out)) => dictionary::decode(input, max, out),
         (Encoding::Ts2Diff, Values::Int32(out)) => ts2diff::decode(input, 0, max, out),
         (Encoding::Ts2Diff, Values::Int64(out)) => ts2diff::decode(input, 0, max, out),
+        (Encoding::Zigzag, Values::Int32(out)) => zigzag::decode(input, 0, max, out),
+        (Encoding::Zigzag, Values::Int64(out)) => zigzag::decode(input, 0, max, out),
         (Encoding::Rle, Values::Int32(out)) => rle::decode(input, 0, max, out),
         (Encoding::Rle, Values::Int64(out)) => rle::decode(input, 0, max, out),
         (Encoding::Rle, Values::Boolean(out)) => {
