@@ -1094,3 +1094,18 @@ fn zigzag_bytes() {
     // byte_len 8, count 4, then 00 01 02 ff ff ff ff 0f
     assert_eq!(out, [8, 4, 0x00, 0x01, 0x02, 0xff, 0xff, 0xff, 0xff, 0x0f]);
 }
+
+proptest! {
+    /// The typed time-stream paths give the same bytes and values as the generic ones.
+    #[test]
+    fn typed_ts2diff_paths_match_the_generic_ones(v in proptest::collection::vec(any::<i64>(), 0..400)) {
+        let mut typed = Vec::new();
+        colfile::tsfile::encoding::encode_ts2diff_i64(&v, &mut typed);
+        let mut generic = Vec::new();
+        encode(Encoding::Ts2Diff, DataType::Int64, &Values::Int64(v.clone()), &EncodeOptions::default(), &mut generic).unwrap();
+        prop_assert_eq!(&typed, &generic);
+        let mut back = Vec::new();
+        colfile::tsfile::encoding::decode_ts2diff_i64(&typed, v.len(), &mut back).unwrap();
+        prop_assert_eq!(back, v);
+    }
+}

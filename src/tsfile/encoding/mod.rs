@@ -298,6 +298,12 @@ fn decode_mode(
     }
 }
 
+/// Typed fast path: appends the TS_2DIFF stream of INT64/TIMESTAMP/time values held in a
+/// plain slice (same bytes as [`encode`]), for page writers that keep a `Vec<i64>`.
+pub fn encode_ts2diff_i64(values: &[i64], out: &mut Vec<u8>) {
+    ts2diff::encode(values, out)
+}
+
 /// Typed fast path: decodes a TS_2DIFF INT64/TIMESTAMP/time stream straight into `out`
 /// (same rules as [`decode`]), for page readers that keep a plain `Vec<i64>`.
 pub fn decode_ts2diff_i64(input: &[u8], max_values: usize, out: &mut Vec<i64>) -> Result<()> {

@@ -261,7 +261,11 @@ impl ChunkBuilder {
 }
 
 fn encode_times(codec: &ColumnCodec, times: &[i64], out: &mut Vec<u8>) -> Result<()> {
-    // The encoders take a `Values` run; lend the buffer without copying it.
+    if codec.encoding == Encoding::Ts2Diff {
+        encoding::encode_ts2diff_i64(times, out);
+        return Ok(());
+    }
+    // Other time encodings (PLAIN) go through a `Values` run, which takes a copy.
     let v = Values::Int64(times.to_vec());
     encoding::encode(codec.encoding, DataType::Int64, &v, &codec.options, out)
 }
