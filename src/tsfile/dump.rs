@@ -4,7 +4,7 @@
 //! files, so both sides print exactly the same way.
 
 use super::batch::DeviceBatch;
-use super::json::{write_value, FloatStyle};
+use super::json::{write_tag_members, write_value, FloatStyle};
 use super::reader::{Query, TsFileReader};
 use super::value::ValueRef;
 use crate::format::tsfile::schema::TableSchema;
@@ -30,17 +30,7 @@ pub fn row_line(
     line.push_str(&format!(",\"time\":{t}"));
     if !tree {
         line.push_str(",\"tags\":{");
-        for (i, (n, v)) in b.tags.iter().enumerate() {
-            if i > 0 {
-                line.push(',');
-            }
-            write_str(line, n);
-            line.push(':');
-            match v {
-                Some(v) => write_str(line, v),
-                None => line.push_str("null"),
-            }
-        }
+        write_tag_members(&b.tags, line);
         line.push('}');
     }
     line.push_str(",\"fields\":{");

@@ -106,6 +106,22 @@ fn push_float(
     }
 }
 
+/// Appends tag columns as JSON object members, `"name":"value"` or `"name":null`, separated
+/// by commas (no leading or trailing comma).
+pub fn write_tag_members(tags: &[(String, Option<String>)], out: &mut String) {
+    for (i, (name, v)) in tags.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, name);
+        out.push(':');
+        match v {
+            Some(v) => write_str(out, v),
+            None => out.push_str("null"),
+        }
+    }
+}
+
 /// The value of a `data_type` column that `j` stands for: the forms [`write_value`] writes,
 /// plus integers for DATE (`YYYYMMDD`), `"inf"`/`"-inf"`, and raw IEEE bits as `"0x…"` with 8
 /// (FLOAT) or 16 (DOUBLE) hex digits.

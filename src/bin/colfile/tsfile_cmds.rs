@@ -7,7 +7,7 @@ use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchem
 use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
-use colfile::tsfile::json::{from_json, write_value, FloatStyle};
+use colfile::tsfile::json::{from_json, write_tag_members, write_value, FloatStyle};
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{
     DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
@@ -110,11 +110,19 @@ fn csv_row(line: &mut String, owner: &str, t: i64, b: &DeviceBatch, values: &[Va
         if matches!(v, ValueRef::Null) {
             continue;
         }
-        cell.clear();
-        write_value(c.data_type, *v, FloatStyle::Shortest, &mut cell);
-        match serde_json::from_str::<Json>(&cell) {
-            Ok(Json::String(s)) => csv_field(line, &s),
-            _ => line.push_str(&cell),
+        match (c.data_type, v) {
+            // Text as itself (write_value would JSON-escape it).
+            (DataType::Text | DataType::String, ValueRef::Binary(b)) => {
+                csv_field(line, &String::from_utf8_lossy(b))
+            }
+            // Everything else is a JSON number, literal or a quoted string with nothing to
+            // escape (dates, hex, "NaN"): drop the quotes.
+            _ => {
+                cell.clear();
+                write_value(c.data_type, *v, FloatStyle::Shortest, &mut cell);
+                let bare = cell.strip_prefix('"').and_then(|c| c.strip_suffix('"'));
+                line.push_str(bare.unwrap_or(&cell));
+            }
         }
     }
 }
@@ -130,14 +138,9 @@ fn json_row(
     line.push_str(if tree { "{\"device\":" } else { "{\"table\":" });
     write_str(line, owner);
     line.push_str(&format!(",\"time\":{t}"));
-    for (n, v) in &b.tags {
+    if !b.tags.is_empty() {
         line.push(',');
-        write_str(line, n);
-        line.push(':');
-        match v {
-            Some(v) => write_str(line, v),
-            None => line.push_str("null"),
-        }
+        write_tag_members(&b.tags, line);
     }
     for (c, v) in b.columns.iter().zip(values) {
         line.push(',');
