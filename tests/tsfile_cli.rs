@@ -1,0 +1,198 @@
+//! The `colfile` CLI on TsFile: cat (jsonl, csv, dump), scan, meta, schema, and write from
+//! `--schema` + JSON lines, from an oracle spec and from another TsFile.
+
+mod common;
+
+use common::tsdump::{compare_dumps, parse_lines, ts_fixtures_dir};
+use serde_json::Value as Json;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn colfile(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_colfile"));
+    c.args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().expect("spawn colfile");
+    if let Some(s) = stdin {
+        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = colfile(args, None);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn fixture(name: &str) -> String {
+    ts_fixtures_dir()
+        .join(format!("{name}.tsfile"))
+        .display()
+        .to_string()
+}
+
+#[test]
+fn cat_prints_flat_rows_as_json_lines_and_csv() {
+    let f = fixture("basic");
+    let out = ok(&["cat", &f, "--limit", "1"]);
+    assert_eq!(
+        out,
+        "{\"table\":\"weather\",\"time\":1700000000000,\"city\":\"beijing\",\"station\":\"d1\",\"temp\":20.5,\"count\":0,\"status\":\"ok\"}\n"
+    );
+    let csv = ok(&["cat", &f, "--format", "csv", "--limit", "2"]);
+    assert_eq!(
+        csv,
+        "table,time,city,station,temp,count,status\nweather,1700000000000,beijing,d1,20.5,0,ok\nweather,1700000001000,beijing,d1,21.5,10,ok\n"
+    );
+    // Projection and a time range.
+    let some = ok(&[
+        "cat",
+        &f,
+        "--columns",
+        "count,city",
+        "--start",
+        "1700000001000",
+        "--end",
+        "1700000001000",
+    ]);
+    let rows: Vec<Json> = parse_lines(&some);
+    assert_eq!(rows.len(), 2, "{some}"); // one per device
+    assert_eq!(rows[0]["count"], 10);
+    assert!(rows[0].get("temp").is_none());
+}
+
+#[test]
+fn cat_dump_equals_the_official_dump_and_scan_counts_every_value() {
+    let f = fixture("types_all");
+    let ours = ok(&["cat", &f, "--format", "dump"]);
+    let expected =
+        std::fs::read_to_string(ts_fixtures_dir().join("types_all.expected.jsonl")).unwrap();
+    let problems = compare_dumps(&parse_lines(&expected), &parse_lines(&ours), false);
+    assert!(problems.is_empty(), "{problems:?}");
+    let scan: Json = serde_json::from_str(ok(&["scan", &f]).trim()).unwrap();
+    assert_eq!(scan["rows"], 360);
+    assert!(scan["values"].as_u64().unwrap() > 3000);
+}
+
+#[test]
+fn meta_and_schema_describe_the_footer() {
+    let f = fixture("many_devices");
+    let meta: Json = serde_json::from_str(&ok(&["meta", &f])).unwrap();
+    assert_eq!(meta["format"], "tsfile");
+    assert_eq!(meta["devices"].as_array().unwrap().len(), 300);
+    assert_eq!(meta["index_roots"][0]["type"], "INTERNAL_DEVICE");
+    let s = &meta["devices"][0]["series"][1];
+    assert!(s["statistics"]["count"].as_u64().is_some(), "{s}");
+    let schema: Json = serde_json::from_str(&ok(&["schema", &f])).unwrap();
+    assert!(schema["devices"][0]["series"][0]
+        .get("statistics")
+        .is_none());
+    assert!(!schema["tables"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn write_from_schema_and_json_lines_reads_back() {
+    let dir = std::env::temp_dir().join(format!("colfile-tscli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("w.tsfile");
+    let out_s = out.display().to_string();
+    let rows = "[1, \"x\", 1.5, 7, \"2024-02-29\", \"00ff\"]\n{\"time\": 2, \"dev\": \"x\", \"v\": \"NaN\", \"n\": null}\n[3, null, -0.0, 9, null, \"\"]\n";
+    let schema = "dev:STRING:TAG,v:DOUBLE:FIELD:GORILLA:ZSTD,n:INT64:FIELD:TS_2DIFF,d:DATE:FIELD,b:BLOB:FIELD:PLAIN:SNAPPY";
+    let o = colfile(
+        &[
+            "write", &out_s, "--format", "tsfile", "--table", "T", "--schema", schema,
+        ],
+        Some(rows),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary: Json = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(summary["rows"], 3);
+    let back = ok(&["cat", &out_s]);
+    assert_eq!(
+        back,
+        "{\"table\":\"t\",\"time\":3,\"dev\":null,\"v\":-0.0,\"n\":9,\"d\":null,\"b\":\"\"}\n\
+         {\"table\":\"t\",\"time\":1,\"dev\":\"x\",\"v\":1.5,\"n\":7,\"d\":\"2024-02-29\",\"b\":\"00ff\"}\n\
+         {\"table\":\"t\",\"time\":2,\"dev\":\"x\",\"v\":\"NaN\",\"n\":null,\"d\":null,\"b\":null}\n"
+    );
+    // A time out of order is refused with its input line, and no file is left behind.
+    let bad = dir.join("bad.tsfile");
+    let o = colfile(
+        &[
+            "write",
+            &bad.display().to_string(),
+            "--format",
+            "tsfile",
+            "--table",
+            "t",
+            "--schema",
+            "v:INT32:FIELD",
+        ],
+        Some("[5, 1]\n[4, 2]\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("input line 2"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!bad.exists());
+    // A bad schema is a usage error.
+    let o = colfile(
+        &[
+            "write",
+            &bad.display().to_string(),
+            "--format",
+            "tsfile",
+            "--table",
+            "t",
+            "--schema",
+            "v:INT99:FIELD",
+        ],
+        Some(""),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn write_from_a_spec_and_from_another_file_gives_the_same_rows() {
+    let dir = std::env::temp_dir().join(format!("colfile-tsspec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = ts_fixtures_dir()
+        .join("tags_nulls.spec.json")
+        .display()
+        .to_string();
+    let a = dir.join("a.tsfile").display().to_string();
+    let b = dir.join("b.tsfile").display().to_string();
+    ok(&["write", &a, "--format", "tsfile", "--spec", &spec]);
+    let line = ok(&[
+        "write",
+        &b,
+        "--format",
+        "tsfile",
+        "--from",
+        &a,
+        "--profile",
+        "java",
+    ]);
+    assert!(line.contains("write_seconds"), "{line}");
+    let expected =
+        std::fs::read_to_string(ts_fixtures_dir().join("tags_nulls.expected.jsonl")).unwrap();
+    for f in [&a, &b] {
+        let ours = ok(&["cat", f, "--format", "dump"]);
+        let problems = compare_dumps(&parse_lines(&expected), &parse_lines(&ours), true);
+        assert!(problems.is_empty(), "{f}: {problems:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
