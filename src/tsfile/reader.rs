@@ -303,6 +303,9 @@ impl<S: ByteSource> Iterator for QueryIter<'_, S> {
 #[derive(Debug)]
 struct DeviceScan {
     plan: DevicePlan,
+    /// Aligned: the time column's chunks, and each field's (worked out once per device).
+    time_chunks: Vec<ChunkRef>,
+    field_chunks: Vec<Option<Vec<ChunkRef>>>,
     /// Aligned: the next time-chunk index.
     next_chunk: usize,
     /// Non-aligned: per field, its pending chunks and decoded buffer.
@@ -319,8 +322,20 @@ struct SeriesCursor {
 
 impl DeviceScan {
     fn new(plan: DevicePlan) -> Self {
+        let (time_chunks, field_chunks) = match &plan.time {
+            Some(time) => (
+                chunks_of(time),
+                plan.field_series
+                    .iter()
+                    .map(|s| s.as_ref().map(|(s, _)| chunks_of(s)))
+                    .collect(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
         DeviceScan {
             plan,
+            time_chunks,
+            field_chunks,
             next_chunk: 0,
             series: None,
         }
@@ -363,20 +378,9 @@ impl DeviceScan {
         codecs: &mut PageCodecs,
     ) -> Result<Option<DeviceBatch>> {
         let (start, end) = q.range();
-        let Some(time) = &self.plan.time else {
-            return Ok(None);
-        };
-        let time_chunks = chunks_of(time);
-        let field_chunks: Vec<Option<Vec<ChunkRef>>> = self
-            .plan
-            .field_series
-            .iter()
-            .map(|s| s.as_ref().map(|(s, _)| chunks_of(s)))
-            .collect();
-        while self.next_chunk < time_chunks.len() {
+        while let Some((offset, stats)) = self.time_chunks.get(self.next_chunk) {
             let i = self.next_chunk;
             self.next_chunk += 1;
-            let (offset, stats) = &time_chunks[i];
             if stats.as_ref().is_some_and(|s| !overlaps(s, start, end)) {
                 continue;
             }
@@ -397,7 +401,7 @@ impl DeviceScan {
                 })
                 .map_err(|e| e.in_chunk(*offset))?;
             let rows = batch.times.len();
-            for (col, chunks) in batch.columns.iter_mut().zip(&field_chunks) {
+            for (col, chunks) in batch.columns.iter_mut().zip(&self.field_chunks) {
                 let Some((off, st)) = chunks.as_ref().and_then(|c| c.get(i)) else {
                     col.present = vec![false; rows];
                     continue;
