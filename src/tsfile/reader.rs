@@ -18,7 +18,7 @@ use super::page;
 use crate::format::tsfile::headers::ChunkKind;
 use crate::format::tsfile::index::{ChunkMetadata, TimeseriesMetadata};
 use crate::format::tsfile::statistics::Statistics;
-use crate::format::tsfile::{ColumnCategory, DataType, DeviceId, Encoding};
+use crate::format::tsfile::{ColumnCategory, DataType, DeviceId, Encoding, Physical};
 use crate::source::ByteSource;
 use crate::{Error, Limits, Result};
 
@@ -604,7 +604,7 @@ fn read_value_chunk<S: ByteSource>(
     if chunk.header.marker.chunk_kind() != Some(ChunkKind::Value) {
         return Err(Error::corrupt("tsfile", "expected an aligned value chunk").at_offset(offset));
     }
-    check_type(&chunk, col.data_type)?;
+    check_type(&chunk, col.data_type.physical()?)?;
     let mut buf = Vec::new();
     let mut k = 0usize;
     let (dt, enc) = (chunk.header.data_type, chunk.header.encoding);
@@ -641,7 +641,7 @@ fn read_non_aligned_chunk<S: ByteSource>(
     if chunk.header.marker.chunk_kind() != Some(ChunkKind::NonAligned) {
         return Err(Error::corrupt("tsfile", "expected a non-aligned chunk").at_offset(offset));
     }
-    check_type(&chunk, value_type(values))?;
+    check_type(&chunk, values.physical())?;
     let mut buf = Vec::new();
     let (dt, enc) = (chunk.header.data_type, chunk.header.encoding);
     chunk.for_each_page(|p| {
@@ -660,25 +660,14 @@ fn read_non_aligned_chunk<S: ByteSource>(
     })
 }
 
-fn value_type(v: &Values) -> DataType {
-    match v {
-        Values::Boolean(_) => DataType::Boolean,
-        Values::Int32(_) => DataType::Int32,
-        Values::Int64(_) => DataType::Int64,
-        Values::Float(_) => DataType::Float,
-        Values::Double(_) => DataType::Double,
-        Values::Binary(_) => DataType::Blob,
-    }
-}
-
 /// A chunk must hold the physical type its column is read as.
-fn check_type(chunk: &RawChunk, expected: DataType) -> Result<()> {
-    if chunk.header.data_type.physical()? != expected.physical()? {
+fn check_type(chunk: &RawChunk, expected: Physical) -> Result<()> {
+    if chunk.header.data_type.physical()? != expected {
         return Err(Error::corrupt(
             "tsfile",
             format!(
-                "chunk {:?} holds {} but the column is {}",
-                chunk.header.measurement_id, chunk.header.data_type, expected
+                "chunk {:?} holds {} but the column is read as {expected:?} values",
+                chunk.header.measurement_id, chunk.header.data_type
             ),
         )
         .at_offset(chunk.offset));
