@@ -67,14 +67,25 @@ pub fn spec_codecs(spec: &Json) -> Vec<String> {
     out
 }
 
-/// Encodings and compressions this build does not implement yet.
-pub const NOT_YET: &[&str] = &["CHIMP", "SPRINTZ", "RLBE", "CAMEL", "LZO"];
+/// Whether this build implements the encoding or compression called `name`: taken from the
+/// library itself ([`supports`] for any data type, [`page_codec`]), so a fixture flips from
+/// expected-unsupported to a real comparison as soon as its codec lands.
+pub fn implemented(name: &str) -> bool {
+    use colfile::format::tsfile::{Compression, DataType, Encoding};
+    use colfile::tsfile::compression::page_codec;
+    use colfile::tsfile::encoding::supports;
+    if let Ok(e) = Encoding::from_name(name) {
+        return DataType::ALL.iter().any(|&t| supports(e, t));
+    }
+    match Compression::from_name(name) {
+        Ok(c) => page_codec(c).is_ok(),
+        Err(_) => false,
+    }
+}
 
 /// The first codec of `spec` that this build lacks, if any.
 pub fn missing_codec(spec: &Json) -> Option<String> {
-    spec_codecs(spec)
-        .into_iter()
-        .find(|c| NOT_YET.contains(&c.as_str()))
+    spec_codecs(spec).into_iter().find(|c| !implemented(c))
 }
 
 pub fn parse_lines(text: &str) -> Vec<Json> {
