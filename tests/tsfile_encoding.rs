@@ -444,15 +444,8 @@ fn supports_matrix_and_mismatches() {
 // Corrupt and truncated streams
 
 fn all_pairs() -> Vec<(Encoding, DataType)> {
-    let encs = [
-        Encoding::Plain,
-        Encoding::Ts2Diff,
-        Encoding::Rle,
-        Encoding::Gorilla,
-        Encoding::Dictionary,
-    ];
     let mut v = Vec::new();
-    for &e in &encs {
+    for &e in Encoding::ALL {
         for &t in DataType::ALL {
             if supports(e, t) {
                 v.push((e, t));
