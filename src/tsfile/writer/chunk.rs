@@ -21,6 +21,40 @@ pub(crate) struct ColumnCodec {
     pub options: EncodeOptions,
 }
 
+/// What sealing pages needs besides the chunk itself: the compression codecs and the
+/// buffers a page passes through (raw payload, value stream, compressed bytes, the value
+/// page's timestamps). One per thread, reused for every page, so sealing allocates only
+/// the stored page itself.
+#[derive(Debug)]
+pub(crate) struct PageWork {
+    pub codecs: PageCodecs,
+    payload: Vec<u8>,
+    scratch: Vec<u8>,
+    packed: Vec<u8>,
+    times: Vec<i64>,
+}
+
+impl PageWork {
+    /// Work buffers around `codecs`.
+    pub fn new(codecs: PageCodecs) -> Self {
+        PageWork {
+            codecs,
+            payload: Vec::new(),
+            scratch: Vec::new(),
+            packed: Vec::new(),
+            times: Vec::new(),
+        }
+    }
+
+    /// Bytes the buffers hold on to.
+    pub fn mem_size(&self) -> usize {
+        self.payload.capacity()
+            + self.scratch.capacity()
+            + self.packed.capacity()
+            + self.times.capacity() * 8
+    }
+}
+
 /// A sealed page: its header fields, statistics and stored (compressed) payload.
 #[derive(Debug)]
 struct SealedPage {
@@ -46,8 +80,6 @@ pub(crate) struct ChunkBuilder {
     pages: Vec<SealedPage>,
     pub statistics: Statistics,
     sealed_bytes: usize,
-    scratch: Vec<u8>,
-    payload: Vec<u8>,
 }
 
 impl ChunkBuilder {
@@ -74,8 +106,6 @@ impl ChunkBuilder {
             present: Vec::new(),
             pages: Vec::new(),
             sealed_bytes: 0,
-            scratch: Vec::new(),
-            payload: Vec::new(),
         })
     }
 
@@ -95,8 +125,6 @@ impl ChunkBuilder {
             + self.values.allocated_bytes()
             + self.times.capacity() * 8
             + self.present.capacity()
-            + self.scratch.capacity()
-            + self.payload.capacity()
     }
 
     /// Bytes the open page would take raw (for the page byte limit).
@@ -122,33 +150,41 @@ impl ChunkBuilder {
     /// Seals the open page. `page_times` are the timestamps of the page's positions (value
     /// chunks take them from the time chunk's open page). Nothing happens for an empty page
     /// of a time or non-aligned chunk.
-    pub fn seal_page(&mut self, codecs: &mut PageCodecs, page_times: Option<&[i64]>) -> Result<()> {
-        self.payload.clear();
-        let mut stats;
-        match self.kind {
+    pub fn seal_page(&mut self, work: &mut PageWork, page_times: Option<&[i64]>) -> Result<()> {
+        let PageWork {
+            codecs,
+            payload,
+            scratch,
+            packed,
+            times: value_times,
+        } = work;
+        payload.clear();
+        let stats = match self.kind {
             ChunkKind::Time => {
                 if self.times.is_empty() {
                     return Ok(());
                 }
-                stats = Statistics::new(DataType::Vector);
+                let mut stats = Statistics::new(DataType::Vector);
                 stats.update_times(&self.times);
-                encode_times(&self.codec, &self.times, &mut self.payload)?;
+                encode_times(&self.codec, &self.times, payload)?;
+                stats
             }
             ChunkKind::NonAligned => {
                 if self.times.is_empty() {
                     return Ok(());
                 }
-                stats = Statistics::new(self.codec.data_type);
+                let mut stats = Statistics::new(self.codec.data_type);
                 stats.update_values(&self.times, &self.values)?;
                 let tc = self
                     .time_codec
                     .as_ref()
                     .ok_or_else(|| Error::invalid("a non-aligned chunk needs a time codec"))?;
-                self.scratch.clear();
-                encode_times(tc, &self.times, &mut self.scratch)?;
-                put_uvarint(&mut self.payload, len_u32(self.scratch.len())?);
-                self.payload.extend_from_slice(&self.scratch);
-                encode_values(&self.codec, &self.values, &mut self.payload)?;
+                scratch.clear();
+                encode_times(tc, &self.times, scratch)?;
+                put_uvarint(payload, len_u32(scratch.len())?);
+                payload.extend_from_slice(scratch);
+                encode_values(&self.codec, &self.values, payload)?;
+                stats
             }
             ChunkKind::Value => {
                 if self.present.is_empty() {
@@ -169,24 +205,32 @@ impl ChunkBuilder {
                     self.sealed_bytes += 1;
                     return Ok(());
                 }
-                self.times.clear();
-                self.times.extend(
+                // The timestamps of the values: the page's own when every position has one.
+                let times = if self.values.len() == times.len() {
                     times
-                        .iter()
-                        .zip(&self.present)
-                        .filter(|(_, &p)| p)
-                        .map(|(&t, _)| t),
-                );
-                stats = Statistics::new(self.codec.data_type);
-                stats.update_values(&self.times, &self.values)?;
-                self.scratch.clear();
-                encode_values(&self.codec, &self.values, &mut self.scratch)?;
-                encode_value_page(&self.present, &self.scratch, &mut self.payload)?;
+                } else {
+                    value_times.clear();
+                    value_times.extend(
+                        times
+                            .iter()
+                            .zip(&self.present)
+                            .filter(|(_, &p)| p)
+                            .map(|(&t, _)| t),
+                    );
+                    value_times.as_slice()
+                };
+                let mut stats = Statistics::new(self.codec.data_type);
+                stats.update_values(times, &self.values)?;
+                scratch.clear();
+                encode_values(&self.codec, &self.values, scratch)?;
+                encode_value_page(&self.present, scratch, payload)?;
+                stats
             }
-        }
-        let uncompressed_size = len_u32(self.payload.len())?;
-        let mut data = Vec::new();
-        codecs.compress(self.codec.compression, &self.payload, &mut data)?;
+        };
+        let uncompressed_size = len_u32(payload.len())?;
+        packed.clear();
+        codecs.compress(self.codec.compression, payload, packed)?;
+        let data = packed.to_vec();
         self.statistics.merge(&stats)?;
         self.sealed_bytes += data.len() + 16;
         self.pages.push(SealedPage {
@@ -212,22 +256,24 @@ impl ChunkBuilder {
     pub fn write_chunk(&mut self, out: &mut Vec<u8>) -> Result<Statistics> {
         let all_null = self.kind == ChunkKind::Value && self.statistics.count == 0;
         let multi = self.pages.len() > 1 && !all_null;
-        let mut body = Vec::new();
-        if !all_null {
-            for p in &self.pages {
-                let header = PageHeader {
-                    uncompressed_size: p.uncompressed_size,
-                    compressed_size: len_u32(p.data.len())?,
-                    statistics: if multi { p.statistics.clone() } else { None },
-                };
-                header.write_to(&mut body)?;
-                body.extend_from_slice(&p.data);
-            }
+        let pages: &[SealedPage] = if all_null { &[] } else { &self.pages };
+        // Page headers first, so the chunk header can state the data size.
+        let mut headers = Vec::with_capacity(pages.len() * 8);
+        let mut ends = Vec::with_capacity(pages.len());
+        for p in pages {
+            let header = PageHeader {
+                uncompressed_size: p.uncompressed_size,
+                compressed_size: len_u32(p.data.len())?,
+                statistics: if multi { p.statistics.clone() } else { None },
+            };
+            header.write_to(&mut headers)?;
+            ends.push(headers.len());
         }
+        let data_size = headers.len() + pages.iter().map(|p| p.data.len()).sum::<usize>();
         let header = ChunkHeader {
             marker: Marker::chunk(self.kind, multi),
             measurement_id: self.measurement.clone(),
-            data_size: len_u32(body.len())?,
+            data_size: len_u32(data_size)?,
             data_type: if self.kind == ChunkKind::Time {
                 DataType::Vector
             } else {
@@ -237,7 +283,13 @@ impl ChunkBuilder {
             encoding: self.codec.encoding,
         };
         header.write_to(out)?;
-        out.extend_from_slice(&body);
+        out.reserve(data_size);
+        let mut start = 0;
+        for (p, &end) in pages.iter().zip(&ends) {
+            out.extend_from_slice(headers.get(start..end).unwrap_or_default());
+            out.extend_from_slice(&p.data);
+            start = end;
+        }
         self.pages = Vec::new();
         self.sealed_bytes = 0;
         // The chunk group is written: give back the open-page buffers too, so that a device
@@ -245,8 +297,6 @@ impl ChunkBuilder {
         self.times = Vec::new();
         self.values = Values::new(self.values.physical());
         self.present = Vec::new();
-        self.scratch = Vec::new();
-        self.payload = Vec::new();
         let fresh = Statistics::new(self.statistics_type());
         Ok(std::mem::replace(&mut self.statistics, fresh))
     }

@@ -4,9 +4,8 @@
 //! the point limit or the byte limit; the group turns into a chunk group when flushed.
 
 use super::super::batch::Column;
-use super::super::compression::PageCodecs;
 use super::super::value::ValueRef;
-use super::chunk::{ChunkBuilder, ColumnCodec};
+use super::chunk::{ChunkBuilder, ColumnCodec, PageWork};
 use crate::format::tsfile::headers::ChunkKind;
 use crate::format::tsfile::statistics::Statistics;
 use crate::Result;
@@ -82,7 +81,7 @@ impl Group {
         time: i64,
         values: &[ValueRef<'_>],
         limits: PageLimits,
-        codecs: &mut PageCodecs,
+        work: &mut PageWork,
     ) -> Result<()> {
         match self {
             Group::Aligned {
@@ -103,7 +102,7 @@ impl Group {
                             + vcs.iter().map(ChunkBuilder::open_page_bytes).sum::<usize>()
                             >= limits.max_bytes);
                 if full {
-                    self.seal_pages(codecs)?;
+                    self.seal_pages(work)?;
                 }
             }
             Group::NonAligned { series } => {
@@ -116,7 +115,7 @@ impl Group {
                     if s.open_points() >= limits.max_points
                         || (s.open_points() % 64 == 0 && s.open_page_bytes() >= limits.max_bytes)
                     {
-                        s.seal_page(codecs, None)?;
+                        s.seal_page(work, None)?;
                     }
                 }
             }
@@ -132,7 +131,7 @@ impl Group {
         times: &[i64],
         columns: &[Option<&Column>],
         limits: PageLimits,
-        codecs: &mut PageCodecs,
+        work: &mut PageWork,
     ) -> Result<()> {
         let n = times.len();
         let present = |c: &Column, range: std::ops::Range<usize>| -> Vec<bool> {
@@ -175,7 +174,7 @@ impl Group {
                             .map(ChunkBuilder::open_page_bytes)
                             .sum::<usize>();
                     if time.open_points() >= limits.max_points || bytes >= limits.max_bytes {
-                        seal_aligned(time, values, codecs)?;
+                        seal_aligned(time, values, work)?;
                     }
                 }
             }
@@ -195,7 +194,7 @@ impl Group {
                             || (s.open_points() % 64 == 0
                                 && s.open_page_bytes() >= limits.max_bytes)
                         {
-                            s.seal_page(codecs, None)?;
+                            s.seal_page(work, None)?;
                         }
                     }
                 }
@@ -205,12 +204,12 @@ impl Group {
     }
 
     /// Seals every open page (aligned: all columns together).
-    pub fn seal_pages(&mut self, codecs: &mut PageCodecs) -> Result<()> {
+    pub fn seal_pages(&mut self, work: &mut PageWork) -> Result<()> {
         match self {
-            Group::Aligned { time, values } => seal_aligned(time, values, codecs),
+            Group::Aligned { time, values } => seal_aligned(time, values, work),
             Group::NonAligned { series } => {
                 for s in series {
-                    s.seal_page(codecs, None)?;
+                    s.seal_page(work, None)?;
                 }
                 Ok(())
             }
@@ -243,11 +242,11 @@ impl Group {
     /// groups skip series without points in this group.
     pub fn flush(
         &mut self,
-        codecs: &mut PageCodecs,
+        work: &mut PageWork,
         out: &mut Vec<u8>,
         base: u64,
     ) -> Result<Vec<FlushedChunk>> {
-        self.seal_pages(codecs)?;
+        self.seal_pages(work)?;
         let mut flushed = Vec::new();
         let mut emit = |c: &mut ChunkBuilder, column, out: &mut Vec<u8>| -> Result<()> {
             let offset = base + out.len() as u64;
@@ -286,12 +285,12 @@ impl Group {
 fn seal_aligned(
     time: &mut ChunkBuilder,
     values: &mut [ChunkBuilder],
-    codecs: &mut PageCodecs,
+    work: &mut PageWork,
 ) -> Result<()> {
     let times = std::mem::take(time.times_mut());
     for v in values.iter_mut() {
-        v.seal_page(codecs, Some(&times))?;
+        v.seal_page(work, Some(&times))?;
     }
     *time.times_mut() = times;
-    time.seal_page(codecs, None)
+    time.seal_page(work, None)
 }

@@ -19,7 +19,7 @@ use std::io::Write;
 
 use super::compression::PageCodecs;
 use super::value::{check_type, ValueRef};
-use chunk::ColumnCodec;
+use chunk::{ColumnCodec, PageWork};
 use group::{Group, PageLimits};
 
 use crate::format::tsfile::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
@@ -99,7 +99,7 @@ pub struct TsFileWriter<W: Write> {
     tables: BTreeMap<String, TableInfo>,
     tree: HashMap<String, TreeDevice>,
     devices: BTreeMap<DeviceId, DeviceState>,
-    codecs: PageCodecs,
+    work: PageWork,
     buffer: Vec<u8>,
     rows: u64,
     rows_since_check: u64,
@@ -126,7 +126,7 @@ impl<W: Write> TsFileWriter<W> {
             tables: BTreeMap::new(),
             tree: HashMap::new(),
             devices: BTreeMap::new(),
-            codecs,
+            work: PageWork::new(codecs),
             buffer: Vec::new(),
             rows: 0,
             rows_since_check: 0,
@@ -481,7 +481,7 @@ impl<W: Write> TsFileWriter<W> {
             .ok_or_else(|| Error::invalid("device vanished"))?;
         state
             .group
-            .push_columns(&batch.times, &columns, limits, &mut self.codecs)?;
+            .push_columns(&batch.times, &columns, limits, &mut self.work)?;
         state.last_time = batch.times.last().copied();
         self.rows += n as u64;
         self.rows_since_check += n as u64;
@@ -510,7 +510,12 @@ impl<W: Write> TsFileWriter<W> {
 
     fn check_memory(&mut self) -> Result<()> {
         if self.rows_since_check >= self.check_every {
-            let held: usize = self.devices.values().map(|d| d.group.mem_size()).sum();
+            let held: usize = self.work.mem_size()
+                + self
+                    .devices
+                    .values()
+                    .map(|d| d.group.mem_size())
+                    .sum::<usize>();
             // Look again after about as many rows as would fill the rest of the budget (at
             // least 128, at most 64 Ki rows between looks).
             let rows = self.rows_since_check;
@@ -545,7 +550,7 @@ impl<W: Write> TsFileWriter<W> {
                 )));
             }
         }
-        state.group.push_row(time, row, limits, &mut self.codecs)?;
+        state.group.push_row(time, row, limits, &mut self.work)?;
         state.last_time = Some(time);
         self.rows += 1;
         self.rows_since_check += 1;
@@ -557,7 +562,7 @@ impl<W: Write> TsFileWriter<W> {
     fn seal_all(&mut self) -> Result<()> {
         let threads = self.options.threads.max(1);
         let zstd = self.options.zstd_level;
-        let codecs = &mut self.codecs;
+        let work = &mut self.work;
         let mut groups: Vec<&mut Group> = self
             .devices
             .values_mut()
@@ -565,7 +570,7 @@ impl<W: Write> TsFileWriter<W> {
             .filter(|g| !g.is_empty())
             .collect();
         if threads == 1 || groups.len() < 2 {
-            return groups.into_iter().try_for_each(|g| g.seal_pages(codecs));
+            return groups.into_iter().try_for_each(|g| g.seal_pages(work));
         }
         let per_thread = groups.len().div_ceil(threads);
         std::thread::scope(|s| {
@@ -575,7 +580,8 @@ impl<W: Write> TsFileWriter<W> {
                     s.spawn(move || -> Result<()> {
                         let mut codecs = PageCodecs::new();
                         codecs.set_level(crate::format::tsfile::Compression::Zstd, Some(zstd))?;
-                        part.iter_mut().try_for_each(|g| g.seal_pages(&mut codecs))
+                        let mut work = PageWork::new(codecs);
+                        part.iter_mut().try_for_each(|g| g.seal_pages(&mut work))
                     })
                 })
                 .collect();
@@ -596,9 +602,9 @@ impl<W: Write> TsFileWriter<W> {
             self.buffer.clear();
             self.buffer.push(0x00);
             id.write_to(&mut self.buffer)?;
-            let base = self.pos + self.buffer.len() as u64;
-            let mut body = Vec::new();
-            let chunks = state.group.flush(&mut self.codecs, &mut body, base)?;
+            let chunks = state
+                .group
+                .flush(&mut self.work, &mut self.buffer, self.pos)?;
             if chunks.is_empty() {
                 continue;
             }
@@ -615,8 +621,7 @@ impl<W: Write> TsFileWriter<W> {
                 }
             }
             self.out.write_all(&self.buffer)?;
-            self.out.write_all(&body)?;
-            self.pos += (self.buffer.len() + body.len()) as u64;
+            self.pos += self.buffer.len() as u64;
             self.chunk_groups += 1;
         }
         Ok(())
