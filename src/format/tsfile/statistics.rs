@@ -147,9 +147,9 @@ impl<T: Wire, S: Wire + std::ops::AddAssign> NumStats<T, S> {
     }
 
     /// Java page-writer accumulation; `empty` when nothing was counted before `v`.
-    fn accumulate(&mut self, v: &[T], mut empty: bool, widen: impl Fn(T) -> S) {
-        for &x in v {
-            if empty {
+    fn accumulate(&mut self, v: &[T], empty: bool, widen: impl Fn(T) -> S) {
+        let rest = match v.split_first() {
+            Some((&x, rest)) if empty => {
                 *self = NumStats {
                     min: x,
                     max: x,
@@ -157,18 +157,28 @@ impl<T: Wire, S: Wire + std::ops::AddAssign> NumStats<T, S> {
                     last: x,
                     sum: widen(x),
                 };
-                empty = false;
-                continue;
+                rest
             }
-            if x < self.min {
-                self.min = x;
+            _ => v,
+        };
+        let Some(&last) = rest.last() else { return };
+        // Separate passes so that each one is a tight loop; the sum stays sequential, in
+        // value order, as Java adds (floating-point sums depend on the order).
+        let (mut min, mut max) = (self.min, self.max);
+        for &x in rest {
+            if x < min {
+                min = x;
             }
-            if x > self.max {
-                self.max = x;
+            if x > max {
+                max = x;
             }
-            self.last = x;
-            self.sum += widen(x);
         }
+        (self.min, self.max, self.last) = (min, max, last);
+        let mut sum = self.sum;
+        for &x in rest {
+            sum += widen(x);
+        }
+        self.sum = sum;
     }
 
     fn merge(&mut self, o: &Self, take_first: bool, take_last: bool) {
@@ -307,19 +317,13 @@ impl Statistics {
 
     /// Counts timestamps (time-column and VECTOR statistics, or just the time part of any).
     pub fn update_times(&mut self, times: &[i64]) {
+        let (mut lo, mut hi) = (self.start_time, self.end_time);
         for &t in times {
-            self.add_time(t);
+            lo = lo.min(t);
+            hi = hi.max(t);
         }
-    }
-
-    fn add_time(&mut self, t: i64) {
-        if t < self.start_time {
-            self.start_time = t;
-        }
-        if t > self.end_time {
-            self.end_time = t;
-        }
-        self.count = self.count.wrapping_add(1);
+        (self.start_time, self.end_time) = (lo, hi);
+        self.count = self.count.wrapping_add(times.len() as _);
     }
 
     /// Adds non-null values with their timestamps (in time order), as Java's page writers do:
@@ -339,12 +343,12 @@ impl Statistics {
         match (&mut self.values, values) {
             (StatValues::None, _) => {}
             (StatValues::Boolean { first, last, sum }, Values::Boolean(v)) => {
-                for (i, &x) in v.iter().enumerate() {
-                    if empty && i == 0 {
-                        (*first, *sum) = (x, 0);
+                if let (Some(&f), Some(&l)) = (v.first(), v.last()) {
+                    if empty {
+                        (*first, *sum) = (f, 0);
                     }
-                    *last = x;
-                    *sum += x as i64;
+                    *last = l;
+                    *sum += v.iter().filter(|&&x| x).count() as i64;
                 }
             }
             (StatValues::Int32(n), Values::Int32(v)) => n.accumulate(v, empty, i64::from),
@@ -371,7 +375,6 @@ impl Statistics {
                 Values::Binary(v),
             ) => {
                 let (Some(f), Some(l)) = (v.get(0), v.iter().last()) else {
-                    self.update_times(times);
                     return Ok(());
                 };
                 let (mut lo, mut hi) = if empty {
@@ -381,10 +384,10 @@ impl Statistics {
                 };
                 let (mut new_lo, mut new_hi) = (empty, empty);
                 for x in v.iter() {
+                    // `lo <= hi`, so a new minimum cannot also be a new maximum.
                     if x < lo {
                         (lo, new_lo) = (x, true);
-                    }
-                    if x > hi {
+                    } else if x > hi {
                         (hi, new_hi) = (x, true);
                     }
                 }
@@ -408,7 +411,12 @@ impl Statistics {
                 )))
             }
         }
-        self.update_times(times);
+        // `times` ascend, so the ends bound them.
+        if let (Some(&lo), Some(&hi)) = (times.first(), times.last()) {
+            self.start_time = self.start_time.min(lo);
+            self.end_time = self.end_time.max(hi);
+            self.count = self.count.wrapping_add(times.len() as _);
+        }
         Ok(())
     }
 

@@ -157,12 +157,17 @@ impl Group {
                     time.times_mut().extend_from_slice(&times[range.clone()]);
                     for ((vc, col), cur) in values.iter_mut().zip(columns).zip(&mut cursors) {
                         match col {
+                            Some(c) if c.present.is_empty() => {
+                                vc.values_mut().extend_from(&c.values, *cur..*cur + k)?;
+                                *cur += k;
+                                vc.present_mut().extend(std::iter::repeat_n(true, k));
+                            }
                             Some(c) => {
-                                let p = present(c, range.clone());
+                                let p = c.present.get(range.clone()).unwrap_or_default();
                                 let set = p.iter().filter(|&&b| b).count();
                                 vc.values_mut().extend_from(&c.values, *cur..*cur + set)?;
                                 *cur += set;
-                                vc.present_mut().extend_from_slice(&p);
+                                vc.present_mut().extend_from_slice(p);
                             }
                             None => vc.present_mut().extend(std::iter::repeat_n(false, k)),
                         }

@@ -573,9 +573,11 @@ impl<W: Write> TsFileWriter<W> {
             return groups.into_iter().try_for_each(|g| g.seal_pages(work));
         }
         let per_thread = groups.len().div_ceil(threads);
+        let mut parts = groups.chunks_mut(per_thread);
+        // The calling thread takes the first share with the writer's own buffers.
+        let mine = parts.next().unwrap_or_default();
         std::thread::scope(|s| {
-            let workers: Vec<_> = groups
-                .chunks_mut(per_thread)
+            let workers: Vec<_> = parts
                 .map(|part| {
                     s.spawn(move || -> Result<()> {
                         let mut codecs = PageCodecs::new();
@@ -585,10 +587,12 @@ impl<W: Write> TsFileWriter<W> {
                     })
                 })
                 .collect();
+            let here = mine.iter_mut().try_for_each(|g| g.seal_pages(work));
             workers.into_iter().try_for_each(|w| {
                 w.join()
                     .map_err(|_| Error::invalid("a page-encoding thread panicked"))?
-            })
+            })?;
+            here
         })
     }
 
