@@ -97,18 +97,20 @@ fn run() -> Result<(), Failure> {
         "meta" => read_cmds::meta(args::file_only(rest)?),
         "schema" => read_cmds::schema(args::file_only(rest)?),
         "write" => write_cmd::write(args::WriteArgs::parse(rest)?),
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        "-V" | "--version" => {
-            println!("colfile {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
+        "-h" | "--help" | "help" => out_line(USAGE),
+        "-V" | "--version" => out_line(format_args!("colfile {}", env!("CARGO_PKG_VERSION"))),
         other => Err(Failure::usage(format!(
             "unknown command {other:?}\n{USAGE}"
         ))),
     }
+}
+
+/// Prints one line to stdout. Unlike `println!`, a closed pipe (`colfile meta F | head`) is
+/// an error that `main` treats as a quiet success, not a panic.
+pub fn out_line(line: impl std::fmt::Display) -> Result<(), Failure> {
+    use std::io::Write;
+    writeln!(std::io::stdout().lock(), "{line}")?;
+    Ok(())
 }
 
 fn main() -> ExitCode {

@@ -163,7 +163,9 @@ pub fn scan(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
         values += b.value_count() as u64;
     }
     let secs = started.elapsed().as_secs_f64();
-    println!("{{\"rows\":{rows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}");
+    crate::out_line(format_args!(
+        "{{\"rows\":{rows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}"
+    ))?;
     Ok(())
 }
 
@@ -171,7 +173,7 @@ pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
     let j = colfile::tsfile::meta_json::metadata_json(&r, true)
         .map_err(|e| Failure::from(e).context(path))?;
-    println!("{j}");
+    crate::out_line(format_args!("{j}"))?;
     Ok(())
 }
 
@@ -179,7 +181,7 @@ pub fn schema(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
     let j = colfile::tsfile::meta_json::metadata_json(&r, false)
         .map_err(|e| Failure::from(e).context(path))?;
-    println!("{j}");
+    crate::out_line(format_args!("{j}"))?;
     Ok(())
 }
 

@@ -101,7 +101,7 @@ fn atomically(
     match body(file) {
         Ok(line) => {
             std::fs::rename(&tmp, out).map_err(|e| Failure::from(e).context(out))?;
-            println!("{line}");
+            crate::out_line(format_args!("{line}"))?;
             Ok(())
         }
         Err(e) => {
