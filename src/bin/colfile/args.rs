@@ -15,6 +15,8 @@ pub struct ReadArgs {
     pub format: String,
     pub limit: Option<u64>,
     pub raw: bool,
+    /// `scan`: threads that decode a row group's columns (default: the machine's cores).
+    pub threads: Option<usize>,
     pub time_zone: Option<String>,
     pub calendar: Option<String>,
     /// TsFile: the table to read.
@@ -48,6 +50,7 @@ impl ReadArgs {
             format: "jsonl".into(),
             limit: None,
             raw: false,
+            threads: None,
             time_zone: None,
             calendar: None,
             table: None,
@@ -75,6 +78,7 @@ impl ReadArgs {
                 Long("format") if is_cat => a.format = string(p.value()?)?,
                 Long("limit") if is_cat => a.limit = Some(p.value()?.parse()?),
                 Long("raw") if !is_cat => a.raw = true,
+                Long("threads") if !is_cat => a.threads = Some(p.value()?.parse()?),
                 Long("table") => a.table = Some(string(p.value()?)?),
                 Long("start") => a.start = Some(p.value()?.parse()?),
                 Long("end") => a.end = Some(p.value()?.parse()?),

@@ -227,32 +227,67 @@ pub fn scan(a: ReadArgs) -> Result<(), Failure> {
         .collect();
     // One batch per column, so each keeps its typed buffers from one row group to the next.
     let mut batches = vec![colfile::rcfile::ColumnBatch::default(); sel.len()];
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, sel.len().max(1));
     let mut checksum = 0u64;
     while let Some(g) = reader
         .next_row_group()
         .map_err(|e| Failure::from(e).context(&a.file))?
     {
         nrows += g.num_rows() as u64;
-        for ((&c, ty), batch) in sel.iter().zip(&types).zip(&mut batches) {
-            if a.raw {
-                // Touch every cell's bytes without decoding: the container's own speed.
+        if a.raw {
+            // Touch every cell's bytes without decoding: the container's own speed.
+            for &c in &sel {
                 if let Some(col) = g.column(c) {
                     for cell in col.cells() {
                         checksum = checksum.wrapping_add(cell.len() as u64);
                         values += 1;
                     }
                 }
-            } else {
-                // Typed decode into columnar batches: no per-value allocation.
-                g.decode_batch(c, ty, &serde, batch)
-                    .map_err(|e| Failure::from(e).context(&a.file))?;
-                values += batch.len() as u64;
             }
+            continue;
         }
+        // Typed decode into columnar batches (no per-value allocation), columns spread over
+        // `threads` threads: each takes the next column not yet taken.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let jobs: Vec<_> = sel
+            .iter()
+            .zip(&types)
+            .zip(batches.iter_mut())
+            .map(|((&c, ty), b)| std::sync::Mutex::new((c, ty, b)))
+            .collect();
+        let work = || -> colfile::Result<()> {
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else {
+                    return Ok(());
+                };
+                let mut job = job
+                    .lock()
+                    .map_err(|_| colfile::Error::invalid("a column-decoding thread panicked"))?;
+                let (c, ty, batch) = &mut *job;
+                g.decode_batch(*c, ty, &serde, batch)?;
+            }
+        };
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+            let mine = work();
+            helpers.into_iter().try_for_each(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(colfile::Error::invalid("a decoding thread panicked")))
+            })?;
+            mine
+        })
+        .map_err(|e| Failure::from(e).context(&a.file))?;
+        values += batches.iter().map(|b| b.len() as u64).sum::<u64>();
     }
     std::hint::black_box(checksum);
     let secs = started.elapsed().as_secs_f64();
-    println!("{{\"rows\":{nrows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}");
+    crate::out_line(format_args!(
+        "{{\"rows\":{nrows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}"
+    ))?;
     Ok(())
 }
 
@@ -329,13 +364,13 @@ pub fn meta(path: std::path::PathBuf) -> Result<(), Failure> {
             h.magic[3],
         ),
     };
-    println!(
+    crate::out_line(format_args!(
         "{{\"format\":\"rcfile\",\n\"header\":{{\"magic\":\"{magic}\",\"version\":{version},\"compressed\":{},\"codec\":{codec},\"metadata\":{meta},\"column_count\":{},\"header_length\":{},\"sync\":\"{sync}\",\"file_length\":{file_len},\"row_group_count\":{count},\"row_count\":{total},\"rows_per_group\":[{}]}},\n\"row_groups\":[\n{groups}\n]}}",
         h.codec.is_some(),
         h.column_count,
         h.length,
         per_group.join(",")
-    );
+    ))?;
     Ok(())
 }
 
@@ -354,9 +389,9 @@ pub fn schema(path: std::path::PathBuf) -> Result<(), Failure> {
         .collect();
     let mut s = String::new();
     json::write_str(&mut s, &names.join(","));
-    println!(
+    crate::out_line(format_args!(
         "{{\"format\":\"rcfile\",\"column_count\":{},\"types_stored\":false,\"default_schema\":{s},\"note\":\"RCFile stores only the column count; pass --schema with the table's Hive types\"}}",
         h.column_count
-    );
+    ))?;
     Ok(())
 }
