@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! colfile cat FILE [--schema S] [--serde text|binary] [--columns a,b] [--format jsonl|csv] [--limit N]
-//! colfile scan FILE [--schema S] [--serde text|binary] [--columns a,b] [--raw]
+//! colfile scan FILE [--schema S] [--serde text|binary] [--columns a,b] [--raw] [--threads N]
 //! colfile meta FILE
 //! colfile schema FILE
 //! colfile write OUT --format rcfile --schema S --serde text|binary --codec C [options] [--input FILE|-]
