@@ -15,6 +15,9 @@ use proptest::prelude::*;
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
+#[path = "compress/lzo.rs"]
+mod lzo;
+
 const SNAPPY_MAX: usize = 218_422;
 const LZ4_MAX: usize = 261_100;
 

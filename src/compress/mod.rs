@@ -12,7 +12,8 @@
 //! | `ZStandardCodec` | Zstd | [`Framing::ZstdFrame`]: one zstd frame, level 3 |
 //! | `BZip2Codec` | Bzip2 | [`Framing::Bzip2Stream`]: one standard `BZh9` stream |
 //!
-//! TsFile pages (`spec/tsfile.md` §6.4) use the bare blocks ([`Framing::Raw`] Snappy and LZ4),
+//! TsFile pages (`spec/tsfile.md` §6.4) use the bare blocks ([`Framing::Raw`] Snappy, LZ4 and
+//! LZO1X, the last in `lzo.rs` without dependencies),
 //! gzip members, zstd frames and LZMA2 in an .xz container ([`Framing::Xz`], preset 6, CRC64);
 //! `crate::tsfile::compression` maps its compression types to these codecs.
 //!
@@ -31,7 +32,8 @@
 //! and corruption that lengthens the output is caught; whatever follows it (more members, empty
 //! Hadoop blocks, padding) is ignored, as every reference reader ignores it.
 //!
-//! Each backend is behind a cargo feature (`deflate`, `snappy`, `lz4`, `zstd`, `bzip2`, `lzma2`); asking
+//! Each backend is behind a cargo feature (`deflate`, `snappy`, `lz4`, `zstd`, `bzip2`, `lzma2`,
+//! `lzo`); asking
 //! for a codec whose feature is off gives [`ErrorKind::CodecDisabled`].
 //!
 //! Errors carry no location: the caller knows which file offset, row group and column the
@@ -40,16 +42,18 @@
 
 use crate::{Error, ErrorKind, Result};
 
-#[cfg(any(feature = "snappy", feature = "lz4"))]
+#[cfg(any(feature = "snappy", feature = "lz4", feature = "lzo"))]
 mod block;
 #[cfg(feature = "bzip2")]
 mod bzip2;
 #[cfg(feature = "deflate")]
 mod deflate;
-#[cfg(any(feature = "snappy", feature = "lz4"))]
+#[cfg(any(feature = "snappy", feature = "lz4", feature = "lzo"))]
 mod hadoop_block;
 #[cfg(feature = "lz4")]
 mod lz4;
+#[cfg(feature = "lzo")]
+mod lzo;
 #[cfg(any(
     feature = "deflate",
     feature = "zstd",
@@ -63,6 +67,7 @@ mod snappy;
     feature = "deflate",
     feature = "snappy",
     feature = "lz4",
+    feature = "lzo",
     feature = "zstd",
     feature = "bzip2",
     feature = "lzma2"
@@ -89,11 +94,13 @@ pub enum Algorithm {
     Bzip2,
     /// LZMA2 (the LZMA variant of the .xz format), inside an .xz container.
     Lzma2,
+    /// LZO1X raw blocks (TsFile's LZO; not Hadoop's LZO codecs, which are other formats).
+    Lzo,
 }
 
 impl Algorithm {
     /// Lower-case name, as used in error messages and by the cargo feature of the same name
-    /// (`deflate`, `snappy`, `lz4`, `zstd`, `bzip2`, `lzma2`).
+    /// (`deflate`, `snappy`, `lz4`, `zstd`, `bzip2`, `lzma2`, `lzo`).
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Deflate => "deflate",
@@ -102,6 +109,7 @@ impl Algorithm {
             Algorithm::Zstd => "zstd",
             Algorithm::Bzip2 => "bzip2",
             Algorithm::Lzma2 => "lzma2",
+            Algorithm::Lzo => "lzo",
         }
     }
 }
@@ -349,7 +357,7 @@ impl HadoopCodec {
 /// A codec for any supported pair of algorithm and framing, at `level` (`None` = default).
 ///
 /// Besides the Hadoop pairs of [`HadoopCodec`], this gives the bare blocks that other formats
-/// use: Snappy and LZ4 with [`Framing::Raw`] (one raw block; decompression needs the block to
+/// use: Snappy, LZ4 and LZO with [`Framing::Raw`] (one raw block; decompression needs the block to
 /// decode to exactly the expected length), Deflate with [`Framing::Gzip`] and LZMA2 with
 /// [`Framing::Xz`] (levels 0–9, the xz presets; default 6).
 ///
@@ -419,6 +427,16 @@ pub fn new_codec(
             #[cfg(feature = "lzma2")]
             return Ok(Box::new(xz::XzCodec::new(level)?));
         }
+        Algorithm::Lzo => {
+            if framing != Framing::Raw {
+                return unsupported();
+            }
+            if level.is_some() {
+                return Err(Error::invalid("lzo has no compression levels"));
+            }
+            #[cfg(feature = "lzo")]
+            return Ok(block::framed(lzo::LzoBlock::default(), false));
+        }
     }
     #[allow(unreachable_code)]
     Err(Error::new(ErrorKind::CodecDisabled {
@@ -463,6 +481,7 @@ mod tests {
             (Algorithm::Lz4, Framing::Raw),
             (Algorithm::Deflate, Framing::Gzip),
             (Algorithm::Lzma2, Framing::Xz),
+            (Algorithm::Lzo, Framing::Raw),
         ];
         for (algorithm, framing) in hadoop.into_iter().chain(others) {
             let enabled = match algorithm {
@@ -472,6 +491,7 @@ mod tests {
                 Algorithm::Zstd => cfg!(feature = "zstd"),
                 Algorithm::Bzip2 => cfg!(feature = "bzip2"),
                 Algorithm::Lzma2 => cfg!(feature = "lzma2"),
+                Algorithm::Lzo => cfg!(feature = "lzo"),
             };
             match new_codec(algorithm, framing, None) {
                 Ok(c) => {
@@ -500,6 +520,7 @@ mod tests {
             (Algorithm::Bzip2, Framing::Zlib),
             (Algorithm::Lzma2, Framing::Raw),
             (Algorithm::Zstd, Framing::Xz),
+            (Algorithm::Lzo, Framing::HadoopBlock),
         ] {
             let err = new_codec(algorithm, framing, None).unwrap_err();
             assert!(matches!(err.kind(), ErrorKind::Unsupported(_)), "{err}");

@@ -10,7 +10,8 @@
 //! | `LZ4` | one raw LZ4 block ([`Framing::Raw`]) |
 //! | `ZSTD` | one zstd frame ([`Framing::ZstdFrame`]) that records its content size, which the C++ reader requires; level 3 by default, as C++ writes (Java writes 22) |
 //! | `LZMA2` | an .xz container ([`Framing::Xz`]), preset 6, CRC64, as Java and C++ write |
-//! | `LZO`, `SDT`, `PAA`, `PLA` | [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) |
+//! | `LZO` | one LZO1X block ([`Framing::Raw`]), as C++ writes with `lzokay` (Java cannot read LZO) |
+//! | `SDT`, `PAA`, `PLA` | [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) |
 //!
 //! Each page is compressed on its own and must decompress to exactly the `uncompressed_size`
 //! its header declares; the codecs never produce or allocate more than that.
@@ -20,8 +21,8 @@ use crate::format::tsfile::Compression;
 use crate::{Error, Result};
 
 /// The algorithm and framing of a compression type: `Ok(None)` for `UNCOMPRESSED`,
-/// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) naming the type for LZO and the
-/// reserved SDT, PAA and PLA.
+/// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) naming the type for the reserved
+/// SDT, PAA and PLA.
 ///
 /// ```
 /// use colfile::compress::{Algorithm, Framing};
@@ -30,7 +31,8 @@ use crate::{Error, Result};
 ///
 /// assert_eq!(page_codec(Compression::Lz4)?, Some((Algorithm::Lz4, Framing::Raw)));
 /// assert_eq!(page_codec(Compression::Uncompressed)?, None);
-/// assert!(page_codec(Compression::Lzo).unwrap_err().to_string().contains("LZO"));
+/// assert_eq!(page_codec(Compression::Lzo)?, Some((Algorithm::Lzo, Framing::Raw)));
+/// assert!(page_codec(Compression::Sdt).unwrap_err().to_string().contains("SDT"));
 /// # Ok::<(), colfile::Error>(())
 /// ```
 pub fn page_codec(compression: Compression) -> Result<Option<(Algorithm, Framing)>> {
@@ -41,11 +43,7 @@ pub fn page_codec(compression: Compression) -> Result<Option<(Algorithm, Framing
         Compression::Lz4 => (Algorithm::Lz4, Framing::Raw),
         Compression::Zstd => (Algorithm::Zstd, Framing::ZstdFrame),
         Compression::Lzma2 => (Algorithm::Lzma2, Framing::Xz),
-        Compression::Lzo => {
-            return Err(Error::unsupported(
-                "TsFile compression LZO is not implemented",
-            ))
-        }
+        Compression::Lzo => (Algorithm::Lzo, Framing::Raw),
         other => {
             return Err(Error::unsupported(format!(
                 "TsFile compression {other} is reserved and has no page codec"
@@ -200,7 +198,8 @@ impl PageCodecs {
     feature = "snappy",
     feature = "lz4",
     feature = "zstd",
-    feature = "lzma2"
+    feature = "lzma2",
+    feature = "lzo"
 ))]
 mod tests {
     use super::*;
@@ -212,13 +211,14 @@ mod tests {
             .collect()
     }
 
-    const SUPPORTED: [Compression; 6] = [
+    const SUPPORTED: [Compression; 7] = [
         Compression::Uncompressed,
         Compression::Snappy,
         Compression::Gzip,
         Compression::Lz4,
         Compression::Zstd,
         Compression::Lzma2,
+        Compression::Lzo,
     ];
 
     #[test]
@@ -249,7 +249,7 @@ mod tests {
             }
         }
         let cached = codecs.codecs.iter().filter(|c| c.is_some()).count();
-        assert_eq!(cached, 5);
+        assert_eq!(cached, 6);
     }
 
     #[test]
@@ -332,12 +332,7 @@ mod tests {
     #[test]
     fn unsupported_types_are_named() {
         let mut codecs = PageCodecs::new();
-        for compression in [
-            Compression::Lzo,
-            Compression::Sdt,
-            Compression::Paa,
-            Compression::Pla,
-        ] {
+        for compression in [Compression::Sdt, Compression::Paa, Compression::Pla] {
             for err in [
                 codecs
                     .compress(compression, b"abc", &mut Vec::new())

@@ -44,8 +44,9 @@ pub(crate) trait Real: Copy {
     fn from_stored(v: Self::Int, flag: Flag, scale: f64) -> Self;
 }
 
-/// Java `Math.round(double)`: `floor(x + 0.5)` computed exactly, saturating to `i64`.
-fn java_round(x: f64) -> i64 {
+/// Java `Math.round(double)`: `floor(x + 0.5)` computed exactly, saturating to `i64`
+/// (NaN gives 0).
+pub(super) fn java_round(x: f64) -> i64 {
     let f = x.floor();
     (if x - f >= 0.5 { f + 1.0 } else { f }) as i64
 }

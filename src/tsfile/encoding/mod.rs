@@ -15,17 +15,33 @@
 //! | `rle` | RLE for integers and BOOLEAN |
 //! | `float_wrapper` | FLOAT/DOUBLE under TS_2DIFF and RLE |
 //! | `gorilla` | GORILLA v2 |
+//! | `framing` | the sentinel-ended framing CHIMP and GORILLA_V1 share with GORILLA |
+//! | `chimp` | CHIMP |
+//! | `gorilla_v1` | GORILLA_V1 (FLOAT, DOUBLE; Java only) |
 //! | `dictionary` | DICTIONARY |
+//! | `camel` | CAMEL (DOUBLE) |
+//! | `regular` | REGULAR (Java's legacy arithmetic-sequence encoding) |
+//! | `fire` | the FIRE predictor and residual mapping under SPRINTZ |
+//! | `sprintz` | SPRINTZ |
+//! | `rlbe` | RLBE |
 //!
 //! Bytes written equal Java's, except that TS_2DIFF padding bits are always zero (Java may
 //! leave stale bits there; readers ignore them).
 
 mod bits;
+mod camel;
+mod chimp;
 mod dictionary;
 mod float_wrapper;
+mod framing;
 mod gorilla;
+mod gorilla_v1;
+mod fire;
 mod plain;
+mod regular;
 mod rle;
+mod rlbe;
+mod sprintz;
 mod ts2diff;
 mod word;
 mod zigzag;
@@ -74,7 +90,10 @@ impl EncodeOptions {
 ///
 /// PLAIN: every type but UNKNOWN. TS_2DIFF, RLE and GORILLA: INT32, DATE, INT64,
 /// TIMESTAMP, VECTOR (time), FLOAT and DOUBLE; RLE also BOOLEAN. DICTIONARY: TEXT, STRING
-/// and BLOB. ZIGZAG: INT32, DATE, INT64 and TIMESTAMP.
+/// and BLOB. ZIGZAG: INT32, DATE, INT64 and TIMESTAMP. CAMEL: DOUBLE. REGULAR: INT32,
+/// DATE, INT64, TIMESTAMP and VECTOR (time; Java's time writer may use it). CHIMP: INT32, DATE,
+/// INT64, TIMESTAMP, FLOAT and DOUBLE. GORILLA_V1: FLOAT and DOUBLE. SPRINTZ and RLBE:
+/// INT32, DATE, INT64, TIMESTAMP, FLOAT and DOUBLE.
 ///
 /// ```
 /// use colfile::format::tsfile::{DataType, Encoding};
@@ -94,6 +113,11 @@ pub fn supports(encoding: Encoding, data_type: DataType) -> bool {
         Encoding::Rle => numeric || data_type == T::Boolean,
         Encoding::Dictionary => matches!(data_type, T::Text | T::String | T::Blob),
         Encoding::Zigzag => matches!(data_type, T::Int32 | T::Date | T::Int64 | T::Timestamp),
+        Encoding::Chimp => numeric && data_type != T::Vector,
+        Encoding::GorillaV1 => matches!(data_type, T::Float | T::Double),
+        Encoding::Camel => data_type == T::Double,
+        Encoding::Regular => numeric && !matches!(data_type, T::Float | T::Double),
+        Encoding::Sprintz | Encoding::Rlbe => numeric && data_type != T::Vector,
         _ => false,
     }
 }
@@ -122,7 +146,7 @@ fn limit_exceeded(encoding: &str, max: usize) -> Error {
     )
 }
 
-/// GORILLA's end-of-page sentinel for a physical type.
+/// GORILLA's and CHIMP's end-of-page sentinel for a physical type.
 fn sentinel(physical: Physical) -> u64 {
     match physical {
         Physical::Int32 => 0x8000_0000,
@@ -140,7 +164,8 @@ fn sentinel(physical: Physical) -> u64 {
 /// INT64/TIMESTAMP value equals the type's end-of-page sentinel (`i32::MIN`, `i64::MIN`);
 /// nothing is appended then. GORILLA FLOAT/DOUBLE store the canonical NaN (the sentinel's
 /// bits `0x7fc00000` / `0x7ff8000000000000`) as the quiet NaN with payload 1, so NaN reads
-/// back as NaN (not bit-identical to that NaN; Java's writer would end the page there).
+/// back as NaN (not bit-identical to that NaN; Java's writer would end the page there);
+/// CHIMP does the same. GORILLA_V1 stores every NaN as the canonical one, as Java does.
 ///
 /// ```
 /// use colfile::format::tsfile::{DataType, Encoding};
@@ -170,6 +195,31 @@ pub fn encode(
         (Encoding::Ts2Diff, Values::Int64(v)) => ts2diff::encode(v, out),
         (Encoding::Zigzag, Values::Int32(v)) => zigzag::encode(v, out)?,
         (Encoding::Zigzag, Values::Int64(v)) => zigzag::encode(v, out)?,
+        (Encoding::Camel, Values::Double(v)) => camel::encode(v, out)?,
+        (Encoding::Regular, Values::Int32(v)) => regular::encode(v, out),
+        (Encoding::Regular, Values::Int64(v)) => regular::encode(v, out),
+        (Encoding::Sprintz, v) => sprintz::encode(v, runs, out)?,
+        (Encoding::Rlbe, v) => rlbe::encode(v, out)?,
+        (Encoding::Chimp, Values::Int32(v)) => {
+            chimp::encode::<32>(v.iter().map(|&x| x as u32 as u64), s, out)
+        }
+        (Encoding::Chimp, Values::Int64(v)) => {
+            chimp::encode::<64>(v.iter().map(|&x| x as u64), s, out)
+        }
+        (Encoding::Chimp, Values::Float(v)) => chimp::encode::<32>(
+            v.iter().map(|&x| framing::nan_safe(x.to_bits() as u64, s)),
+            s,
+            out,
+        ),
+        (Encoding::Chimp, Values::Double(v)) => {
+            chimp::encode::<64>(v.iter().map(|&x| framing::nan_safe(x.to_bits(), s)), s, out)
+        }
+        (Encoding::GorillaV1, Values::Float(v)) => {
+            gorilla_v1::encode::<32>(v.iter().map(|&x| x.to_bits() as u64), out)
+        }
+        (Encoding::GorillaV1, Values::Double(v)) => {
+            gorilla_v1::encode::<64>(v.iter().map(|&x| x.to_bits()), out)
+        }
         (Encoding::Rle, Values::Int32(v)) => rle::encode(v, runs, out),
         (Encoding::Rle, Values::Int64(v)) => rle::encode(v, runs, out),
         (Encoding::Rle, Values::Boolean(v)) => {
@@ -183,24 +233,15 @@ pub fn encode(
         }
         (_, Values::Int32(v)) => gorilla::encode::<32>(v.iter().map(|&x| x as u32 as u64), s, out)?,
         (_, Values::Int64(v)) => gorilla::encode::<64>(v.iter().map(|&x| x as u64), s, out)?,
-        // The canonical NaN is the end sentinel: store it as another quiet NaN, which reads
-        // back as NaN in Java (whose reader stops at the sentinel) and C++ alike.
+        // The canonical NaN is the end sentinel: stored as another quiet NaN.
         (_, Values::Float(v)) => gorilla::encode::<32>(
-            v.iter().map(|&x| match x.to_bits() {
-                0x7fc0_0000 => 0x7fc0_0001,
-                b => b as u64,
-            }),
+            v.iter().map(|&x| framing::nan_safe(x.to_bits() as u64, s)),
             s,
             out,
         )?,
-        (_, Values::Double(v)) => gorilla::encode::<64>(
-            v.iter().map(|&x| match x.to_bits() {
-                0x7ff8_0000_0000_0000 => 0x7ff8_0000_0000_0001,
-                b => b,
-            }),
-            s,
-            out,
-        )?,
+        (_, Values::Double(v)) => {
+            gorilla::encode::<64>(v.iter().map(|&x| framing::nan_safe(x.to_bits(), s)), s, out)?
+        }
         _ => {
             return Err(Error::unsupported(format!(
                 "{encoding} encoding of {data_type}"
@@ -218,7 +259,9 @@ pub fn encode(
 ///
 /// GORILLA streams end at the sentinel, as in Java, except that a sentinel followed by more
 /// than the final byte's bits is taken as a data value (the C++ writer stores such values);
-/// when the count is known, [`decode_exact`] reads it the way the C++ reader does.
+/// when the count is known, [`decode_exact`] reads it the way the C++ reader does. CHIMP
+/// ends the same way (there a sentinel followed by more than 8 bits is always data);
+/// GORILLA_V1 ends at a NaN with fewer than 8 bits after it.
 pub fn decode(
     encoding: Encoding,
     data_type: DataType,
@@ -270,6 +313,11 @@ fn decode_mode(
         (Encoding::Ts2Diff, Values::Int64(out)) => ts2diff::decode(input, 0, max, out),
         (Encoding::Zigzag, Values::Int32(out)) => zigzag::decode(input, 0, max, out),
         (Encoding::Zigzag, Values::Int64(out)) => zigzag::decode(input, 0, max, out),
+        (Encoding::Camel, Values::Double(out)) => camel::decode(input, 0, max, out),
+        (Encoding::Regular, Values::Int32(out)) => regular::decode(input, 0, max, out),
+        (Encoding::Regular, Values::Int64(out)) => regular::decode(input, 0, max, out),
+        (Encoding::Sprintz, out) => sprintz::decode(input, max, out),
+        (Encoding::Rlbe, out) => rlbe::decode(input, max, out),
         (Encoding::Rle, Values::Int32(out)) => rle::decode(input, 0, max, out),
         (Encoding::Rle, Values::Int64(out)) => rle::decode(input, 0, max, out),
         (Encoding::Rle, Values::Boolean(out)) => {
@@ -277,6 +325,24 @@ fn decode_mode(
             rle::decode(input, 0, max, &mut ints)?;
             out.extend(ints.iter().map(|&v| v != 0));
             Ok(())
+        }
+        (Encoding::Chimp, Values::Int32(out)) => {
+            chimp::decode::<_, 32>(input, 0, mode, s, |b| b as u32 as i32, out)
+        }
+        (Encoding::Chimp, Values::Int64(out)) => {
+            chimp::decode::<_, 64>(input, 0, mode, s, |b| b as i64, out)
+        }
+        (Encoding::Chimp, Values::Float(out)) => {
+            chimp::decode::<_, 32>(input, 0, mode, s, |b| f32::from_bits(b as u32), out)
+        }
+        (Encoding::Chimp, Values::Double(out)) => {
+            chimp::decode::<_, 64>(input, 0, mode, s, f64::from_bits, out)
+        }
+        (Encoding::GorillaV1, Values::Float(out)) => {
+            gorilla_v1::decode::<_, 32>(input, 0, mode, |b| f32::from_bits(b as u32), out)
+        }
+        (Encoding::GorillaV1, Values::Double(out)) => {
+            gorilla_v1::decode::<_, 64>(input, 0, mode, f64::from_bits, out)
         }
         (Encoding::Gorilla, Values::Int32(out)) => {
             gorilla::decode::<_, 32>(input, 0, mode, s, |b| b as u32 as i32, out)
