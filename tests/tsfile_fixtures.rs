@@ -4,48 +4,21 @@
 
 mod common;
 
-use colfile::tsfile::{dump, Query, TsFileReader};
 use colfile::ErrorKind;
 use common::load;
 use common::tsdump::{
-    canon, compare_dumps, missing_codec, parse_lines, ts_fixture_names, ts_fixtures_dir,
+    canon, compare_dumps, missing_codec, our_dump, parse_lines, ts_fixture_names, ts_fixtures_dir,
 };
-
-/// Our dump of `bytes` in the oracle's format.
-fn our_dump(bytes: Vec<u8>) -> colfile::Result<String> {
-    let r = TsFileReader::open(bytes)?;
-    let tree = r.metadata().footer().schemas.is_empty();
-    let mut out = String::new();
-    for l in dump::header_lines(&r)? {
-        out.push_str(&l);
-        out.push('\n');
-    }
-    for b in r.query(&Query::all())? {
-        let b = b?;
-        let owner = if tree {
-            b.device.to_string()
-        } else {
-            b.table.clone()
-        };
-        let mut cursors: Vec<_> = b.columns.iter().map(|c| c.cursor()).collect();
-        for &t in &b.times {
-            let values: Vec<_> = cursors.iter_mut().map(|c| c.next_value()).collect();
-            let mut line = String::new();
-            dump::row_line(&mut line, tree, &owner, t, &b, &values);
-            out.push_str(&line);
-            out.push('\n');
-        }
-    }
-    Ok(out)
-}
 
 /// Columns where we read C++ 2.5's bytes as Java does, not as C++ does, and how many of
 /// their values differ: C++ 2.5 predicts SPRINTZ INT64 groups with the exact 128-bit FIRE
 /// product where Java wraps it to 64 bits (see `src/tsfile/encoding/sprintz.rs`), which
 /// shows for values around ±10^12. `tests/tsfile_encoding/sprintz.rs` checks the
 /// `enc_sprintz` pages group by group: only groups where the two predictions part differ.
-const JAVA_READS_DIFFERENTLY: &[(&str, &str, usize)] =
-    &[("enc_sprintz", "v_int64", 128), ("tree_encodings", "v_int64", 33)];
+const JAVA_READS_DIFFERENTLY: &[(&str, &str, usize)] = &[
+    ("enc_sprintz", "v_int64", 128),
+    ("tree_encodings", "v_int64", 33),
+];
 
 /// For `fixture`'s listed column, takes the expected value wherever ours differs, and
 /// checks that exactly the listed number did.
@@ -79,7 +52,9 @@ fn accept_java_readings(
     if differing == count {
         Ok(())
     } else {
-        Err(format!("{fixture}: {differing} {column} values read differently from C++, {count} expected"))
+        Err(format!(
+            "{fixture}: {differing} {column} values read differently from C++, {count} expected"
+        ))
     }
 }
 

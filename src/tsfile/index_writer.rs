@@ -8,8 +8,9 @@ use std::io::Write;
 use crate::format::tsfile::device::java_str_cmp;
 use crate::format::tsfile::footer::default_properties;
 use crate::format::tsfile::{
-    BloomFilter, DeviceEntry, DeviceId, MeasurementEntry, MetadataIndexNode, NodeEntries, NodeType,
-    TableSchema, TailBytes, TimeseriesMetadata, TsFileMetadata,
+    BloomFilter, ChunkMetadata, DataType, DeviceEntry, DeviceId, MeasurementEntry,
+    MetadataIndexNode, NodeEntries, NodeType, Statistics, TableSchema, TailBytes,
+    TimeseriesMetadata, TsFileMetadata,
 };
 use crate::tsfile::metadata::MAGIC;
 use crate::{Error, Result};
@@ -89,6 +90,41 @@ pub fn write_metadata<W: Write>(
             bloom_hash: TailBytes::Java,
         },
     )
+}
+
+/// A series' TimeseriesMetadata from its chunks in file order, each with its statistics:
+/// the series statistics merge the chunks'; chunk metadata keep their own statistics only
+/// when there are several chunks; the type byte is `(several chunks) | mask` (Java ORs
+/// 0x80 for a time column, 0x40 for an aligned value column).
+///
+/// Errors: chunk statistics of a type other than `data_type`.
+pub fn series_metadata(
+    name: String,
+    data_type: DataType,
+    mask: u8,
+    chunks: Vec<ChunkMetadata>,
+) -> Result<TimeseriesMetadata> {
+    let mut statistics = Statistics::new(data_type);
+    for c in &chunks {
+        if let Some(st) = &c.statistics {
+            statistics.merge(st)?;
+        }
+    }
+    let multi = chunks.len() > 1;
+    let chunks = chunks
+        .into_iter()
+        .map(|c| ChunkMetadata {
+            offset_of_chunk_header: c.offset_of_chunk_header,
+            statistics: if multi { c.statistics } else { None },
+        })
+        .collect();
+    Ok(TimeseriesMetadata {
+        timeseries_type: (multi as u8) | mask,
+        measurement_id: name,
+        data_type,
+        statistics,
+        chunks,
+    })
 }
 
 /// Buffers output and counts the file position.

@@ -353,11 +353,26 @@ impl FileMetadata {
         src: &S,
         range: (u64, u64),
     ) -> Result<Vec<TimeseriesMetadata>> {
+        Ok(self
+            .series_run(src, range)?
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect())
+    }
+
+    /// Parses the run of TimeseriesMetadata that must fill `range` (a LEAF_MEASUREMENT
+    /// entry's range) exactly, with the offset each one starts at.
+    pub fn series_run<S: ByteSource + ?Sized>(
+        &self,
+        src: &S,
+        range: (u64, u64),
+    ) -> Result<Vec<(u64, TimeseriesMetadata)>> {
         let bytes = self.region_bytes(src, range)?;
         let mut c = Cursor::new(&bytes, range.0);
         let mut out = Vec::new();
         while !c.is_empty() {
-            out.push(TimeseriesMetadata::read(&mut c, &self.limits)?);
+            let at = c.offset();
+            out.push((at, TimeseriesMetadata::read(&mut c, &self.limits)?));
         }
         Ok(out)
     }
@@ -413,7 +428,7 @@ impl FileMetadata {
     }
 
     /// Child `i`'s range, checked to lie strictly inside `(meta_offset, footer_start]`.
-    fn child_range(&self, node: &MetadataIndexNode, i: usize) -> Result<(u64, u64)> {
+    pub fn child_range(&self, node: &MetadataIndexNode, i: usize) -> Result<(u64, u64)> {
         let (s, e) = node
             .child_range(i)
             .ok_or_else(|| Error::corrupt("tsfile", "index entry out of range"))?;

@@ -195,3 +195,31 @@ pub fn compare_dumps(expected: &[Json], actual: &[Json], rows_only: bool) -> Vec
     }
     problems
 }
+
+/// Our dump of `bytes` in the oracle's format.
+pub fn our_dump(bytes: Vec<u8>) -> colfile::Result<String> {
+    let r = colfile::tsfile::TsFileReader::open(bytes)?;
+    let tree = r.metadata().footer().schemas.is_empty();
+    let mut out = String::new();
+    for l in colfile::tsfile::dump::header_lines(&r)? {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    for b in r.query(&colfile::tsfile::Query::all())? {
+        let b = b?;
+        let owner = if tree {
+            b.device.to_string()
+        } else {
+            b.table.clone()
+        };
+        let mut cursors: Vec<_> = b.columns.iter().map(|c| c.cursor()).collect();
+        for &t in &b.times {
+            let values: Vec<_> = cursors.iter_mut().map(|c| c.next_value()).collect();
+            let mut line = String::new();
+            colfile::tsfile::dump::row_line(&mut line, tree, &owner, t, &b, &values);
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}

@@ -7,11 +7,15 @@
 //! colfile schema FILE
 //! colfile write OUT --format rcfile --schema S --serde text|binary --codec C [options] [--input FILE|-]
 //! colfile write OUT --format tsfile --table T --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
+//! colfile recover IN OUT [--schema-from FILE]
+//! colfile sketch FILE [--format text|json]
+//! colfile verify FILE [--max-problems N]
 //! ```
 //! Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
 
 mod args;
 mod read_cmds;
+mod ts_tools;
 mod tsfile_cmds;
 mod tsfile_spec;
 mod write_cmd;
@@ -42,6 +46,11 @@ commands:
                input rows: [time, v1, v2, ...] in schema order, or {\"time\":t, \"col\":v}
   write OUT    --format tsfile --spec SPEC.json   (the TsFile oracle's spec format)
   write OUT    --format tsfile --from IN.tsfile   (rewrite a TsFile; the options above apply)
+  recover IN OUT  TsFile: rebuild a file cut off mid-write from its complete chunk groups
+               [--schema-from FILE.tsfile]   (table schemas to use instead of inferred ones)
+  sketch FILE  TsFile: physical layout with offsets [--format text|json]
+  verify FILE  TsFile: decode every page, check statistics, index and Bloom filter
+               [--max-problems N]   (exit 1 and one located line per problem)
 
 The file format is detected from its magic bytes.";
 
@@ -97,6 +106,9 @@ fn run() -> Result<(), Failure> {
         "meta" => read_cmds::meta(args::file_only(rest)?),
         "schema" => read_cmds::schema(args::file_only(rest)?),
         "write" => write_cmd::write(args::WriteArgs::parse(rest)?),
+        "recover" => ts_tools::recover(rest),
+        "sketch" => ts_tools::sketch_cmd(rest),
+        "verify" => ts_tools::verify(rest),
         "-h" | "--help" | "help" => out_line(USAGE),
         "-V" | "--version" => out_line(format_args!("colfile {}", env!("CARGO_PKG_VERSION"))),
         other => Err(Failure::usage(format!(

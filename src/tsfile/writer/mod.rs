@@ -25,7 +25,6 @@ use group::{Group, PageLimits};
 use crate::format::tsfile::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
 use crate::format::tsfile::index::{ChunkMetadata, TimeseriesMetadata};
 use crate::format::tsfile::schema::{MeasurementSchema, TableSchema};
-use crate::format::tsfile::statistics::Statistics;
 use crate::format::tsfile::{ColumnCategory, DataType, DeviceId};
 use crate::tsfile::encoding::EncodeOptions;
 use crate::tsfile::index_writer;
@@ -719,29 +718,7 @@ fn new_state(
     }
 }
 
-/// A series' footer entry: its chunks and their merged statistics; per-chunk statistics only
-/// when there are several chunks.
+/// A series' footer entry (see [`index_writer::series_metadata`]).
 fn series_metadata(s: SeriesMeta) -> Result<TimeseriesMetadata> {
-    let mut statistics = Statistics::new(s.data_type);
-    for c in &s.chunks {
-        if let Some(st) = &c.statistics {
-            statistics.merge(st)?;
-        }
-    }
-    let multi = s.chunks.len() > 1;
-    let chunks = s
-        .chunks
-        .into_iter()
-        .map(|c| ChunkMetadata {
-            offset_of_chunk_header: c.offset_of_chunk_header,
-            statistics: if multi { c.statistics } else { None },
-        })
-        .collect();
-    Ok(TimeseriesMetadata {
-        timeseries_type: (multi as u8) | s.mask,
-        measurement_id: s.name,
-        data_type: s.data_type,
-        statistics,
-        chunks,
-    })
+    index_writer::series_metadata(s.name, s.data_type, s.mask, s.chunks)
 }

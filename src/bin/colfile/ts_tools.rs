@@ -1,0 +1,160 @@
+//! The TsFile tools: `recover IN OUT`, `sketch FILE [--format text|json]` and
+//! `verify FILE [--max-problems N]` (library code in `colfile::tsfile::{recover, sketch,
+//! verify}`). Each parses its own arguments.
+
+use crate::Failure;
+use colfile::source::FileSource;
+use colfile::tsfile::metadata::FileMetadata;
+use colfile::tsfile::recover::{recover_with, RecoverOptions};
+use colfile::tsfile::sketch::sketch;
+use colfile::tsfile::verify::{verify as verify_file, VerifyOptions};
+use colfile::Limits;
+use lexopt::prelude::*;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+fn open(path: &Path) -> Result<FileSource, Failure> {
+    FileSource::open(path).map_err(|e| Failure::from(e).context(path))
+}
+
+/// `colfile recover IN OUT [--schema-from FILE]`: rebuilds a cut-off file; prints one line.
+pub fn recover(args: Vec<OsString>) -> Result<(), Failure> {
+    let mut p = lexopt::Parser::from_args(args);
+    let (mut files, mut schema_from) = (Vec::new(), None);
+    while let Some(arg) = p.next()? {
+        match arg {
+            Long("schema-from") => schema_from = Some(PathBuf::from(p.value()?)),
+            Value(v) if files.len() < 2 => files.push(PathBuf::from(v)),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let [input, output] = <[PathBuf; 2]>::try_from(files)
+        .map_err(|_| Failure::usage("usage: colfile recover IN OUT [--schema-from FILE]"))?;
+    let same = match (input.canonicalize(), output.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(Failure::usage("recover: OUT must not be IN"));
+    }
+    let mut opts = RecoverOptions::default();
+    if let Some(path) = &schema_from {
+        let src = open(path)?;
+        let meta = FileMetadata::read(&src, &Limits::default())
+            .map_err(|e| Failure::from(e).context(path))?;
+        opts.schemas = meta.footer().schemas.clone();
+    }
+    let src = open(&input)?;
+    let file = std::fs::File::create(&output).map_err(|e| Failure::from(e).context(&output))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+    let result = recover_with(&src, &mut out, &opts).and_then(|s| {
+        out.flush()?;
+        Ok(s)
+    });
+    let s = match result {
+        Ok(s) => s,
+        Err(e) => {
+            drop(out);
+            let _ = std::fs::remove_file(&output);
+            return Err(Failure::from(e).context(&input));
+        }
+    };
+    let mut line = format!(
+        "recovered {} chunk group(s), {} chunk(s), {} device(s), {} series: kept {} of {} bytes, wrote {} bytes",
+        s.chunk_groups, s.chunks, s.devices, s.series, s.data_end, s.input_len, s.output_len
+    );
+    if s.dropped_chunk_groups > 0 {
+        line.push_str(&format!(
+            "; dropped {} incomplete chunk group(s)",
+            s.dropped_chunk_groups
+        ));
+    }
+    if s.footer_kept {
+        line.push_str("; schemas and properties from the input's footer");
+    }
+    if !s.inferred_tables.is_empty() {
+        line.push_str(&format!(
+            "; inferred schema (generated tag names, no ATTRIBUTE columns) for: {}",
+            s.inferred_tables.join(", ")
+        ));
+    }
+    if let Some(stop) = &s.stop {
+        line.push_str(&format!("; scan stopped: {stop}"));
+    }
+    println!("{line}");
+    Ok(())
+}
+
+/// `colfile sketch FILE [--format text|json]`.
+pub fn sketch_cmd(args: Vec<OsString>) -> Result<(), Failure> {
+    let mut p = lexopt::Parser::from_args(args);
+    let (mut file, mut format) = (None, "text".to_string());
+    while let Some(arg) = p.next()? {
+        match arg {
+            Long("format") => {
+                format = p
+                    .value()?
+                    .into_string()
+                    .map_err(|_| Failure::usage("bad --format"))?
+            }
+            Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let file =
+        file.ok_or_else(|| Failure::usage("usage: colfile sketch FILE [--format text|json]"))?;
+    if !matches!(format.as_str(), "text" | "json") {
+        return Err(Failure::usage(format!(
+            "--format must be text or json, not {format:?}"
+        )));
+    }
+    let src = open(&file)?;
+    let s = sketch(&src, &Limits::default()).map_err(|e| Failure::from(e).context(&file))?;
+    let text = if format == "json" {
+        let mut t = serde_json::to_string_pretty(&s.to_json()).unwrap_or_default();
+        t.push('\n');
+        t
+    } else {
+        s.to_text()
+    };
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// `colfile verify FILE [--max-problems N]`: one summary line when the file is sound;
+/// otherwise one line per problem and exit code 1.
+pub fn verify(args: Vec<OsString>) -> Result<(), Failure> {
+    let mut p = lexopt::Parser::from_args(args);
+    let mut file = None;
+    let mut opts = VerifyOptions::default();
+    while let Some(arg) = p.next()? {
+        match arg {
+            Long("max-problems") => opts.max_problems = p.value()?.parse()?,
+            Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let file =
+        file.ok_or_else(|| Failure::usage("usage: colfile verify FILE [--max-problems N]"))?;
+    let src = open(&file)?;
+    let report = verify_file(&src, &opts).map_err(|e| Failure::from(e).context(&file))?;
+    let mut out = std::io::stdout().lock();
+    if report.is_ok() {
+        writeln!(out, "{}: {}", file.display(), report.summary())?;
+        return Ok(());
+    }
+    for p in &report.problems {
+        writeln!(out, "{}: {p}", file.display())?;
+    }
+    writeln!(out, "{}: {}", file.display(), report.summary())?;
+    let first = report
+        .problems
+        .first()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
+    Err(Failure {
+        code: 1,
+        message: format!("{}: {first}", file.display()),
+    })
+}
