@@ -1,11 +1,13 @@
 //! Throughput of TsFile's value encodings on 10 000-point pages (Java's default page size),
 //! in points per second. The headline figure is `decode/page`: one aligned page's time
-//! stream (TS_2DIFF INT64, millisecond timestamps with jitter) plus its value stream
-//! (GORILLA DOUBLE, a full-precision random walk), per point.
+//! page (TS_2DIFF INT64, millisecond timestamps with jitter) plus its value page (GORILLA
+//! DOUBLE, a full-precision random walk), each LZ4-compressed as in a file: decompressed and
+//! decoded, per point. `decode/page_uncompressed` is the same without the codec.
 //!
 //! `cargo bench --bench tsfile_encoding [-- <filter>]`, e.g. `-- decode/`.
 
-use colfile::format::tsfile::{DataType, Encoding};
+use colfile::format::tsfile::{Compression, DataType, Encoding};
+use colfile::tsfile::compression::PageCodecs;
 use colfile::tsfile::encoding::{
     decode, decode_gorilla_f64, decode_ts2diff_i64, encode, EncodeOptions,
 };
@@ -95,7 +97,43 @@ fn benches(c: &mut Criterion) {
     let time_stream = encoded(Encoding::Ts2Diff, DataType::Int64, &times);
     let value_stream = encoded(Encoding::Gorilla, DataType::Double, &doubles);
     let (mut t_out, mut v_out) = (Vec::with_capacity(POINTS), Vec::with_capacity(POINTS));
+    let mut codecs = PageCodecs::new();
+    let (mut t_lz4, mut v_lz4) = (Vec::new(), Vec::new());
+    codecs
+        .compress(Compression::Lz4, &time_stream, &mut t_lz4)
+        .expect("lz4");
+    codecs
+        .compress(Compression::Lz4, &value_stream, &mut v_lz4)
+        .expect("lz4");
+    let (mut t_plain, mut v_plain) = (Vec::new(), Vec::new());
     g.bench_function("page", |b| {
+        b.iter(|| {
+            t_out.clear();
+            v_out.clear();
+            t_plain.clear();
+            v_plain.clear();
+            codecs
+                .decompress(
+                    Compression::Lz4,
+                    black_box(&t_lz4),
+                    &mut t_plain,
+                    time_stream.len(),
+                )
+                .expect("lz4");
+            codecs
+                .decompress(
+                    Compression::Lz4,
+                    black_box(&v_lz4),
+                    &mut v_plain,
+                    value_stream.len(),
+                )
+                .expect("lz4");
+            decode_ts2diff_i64(&t_plain, POINTS, &mut t_out).expect("time");
+            decode_gorilla_f64(&v_plain, POINTS, &mut v_out).expect("value");
+            black_box((&t_out, &v_out));
+        })
+    });
+    g.bench_function("page_uncompressed", |b| {
         b.iter(|| {
             t_out.clear();
             v_out.clear();
