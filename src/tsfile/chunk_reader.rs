@@ -5,6 +5,7 @@
 use super::compression::PageCodecs;
 use crate::format::tsfile::headers::{ChunkHeader, PageHeader};
 use crate::format::tsfile::statistics::Statistics;
+use crate::format::tsfile::Compression;
 use crate::format::Cursor;
 use crate::source::ByteSource;
 use crate::{Error, Limits, Result};
@@ -38,25 +39,39 @@ pub struct RawPage<'a> {
 impl RawChunk {
     /// Reads the chunk whose header starts at `offset`.
     pub fn read<S: ByteSource + ?Sized>(source: &S, offset: u64, limits: &Limits) -> Result<Self> {
+        let mut chunk = Self::read_head(source, offset, limits)?;
+        chunk.load_body(source, limits)?;
+        Ok(chunk)
+    }
+
+    /// Reads the header of the chunk at `offset` and checks that its data fits in the
+    /// file, leaving `body` empty: pages can then be read one at a time
+    /// ([`super::pages::PagedChunk`]) or all at once ([`load_body`](Self::load_body)).
+    pub fn read_head<S: ByteSource + ?Sized>(
+        source: &S,
+        offset: u64,
+        limits: &Limits,
+    ) -> Result<Self> {
         let (header, header_len) = read_header(source, offset, limits)?;
-        let file_len = source.len();
         let body_offset = offset + header_len;
         let size = header.data_size as u64;
-        if size > file_len.saturating_sub(body_offset) {
-            return Err(
-                Error::truncated("chunk data", size, file_len.saturating_sub(body_offset))
-                    .at_offset(body_offset),
-            );
+        let avail = source.len().saturating_sub(body_offset);
+        if size > avail {
+            return Err(Error::truncated("chunk data", size, avail).at_offset(body_offset));
         }
-        let n = limits.check_alloc("chunk data", size)?;
-        let mut body = vec![0u8; n];
-        source.read_exact_at(body_offset, &mut body)?;
         Ok(RawChunk {
             header,
             offset,
             body_offset,
-            body,
+            body: Vec::new(),
         })
+    }
+
+    /// Reads the `data_size` bytes of pages after the header.
+    pub fn load_body<S: ByteSource + ?Sized>(&mut self, source: &S, limits: &Limits) -> Result<()> {
+        let n = limits.check_alloc("chunk data", self.header.data_size as u64)?;
+        self.body = vec![0u8; n];
+        source.read_exact_at(self.body_offset, &mut self.body)
     }
 
     /// Reads only the header of the chunk at `offset`.
@@ -166,17 +181,32 @@ impl RawPage<'_> {
         limits: &Limits,
         out: &mut Vec<u8>,
     ) -> Result<()> {
-        out.clear();
-        let n = limits.check_alloc("page", self.header.uncompressed_size as u64)?;
-        codecs
-            .decompress(chunk.header.compression, self.data, out, n)
-            .map_err(|e| e.at_offset(self.offset))
+        let c = chunk.header.compression;
+        decompress_payload(c, &self.header, self.data, self.offset, codecs, limits, out)
     }
 
     /// The page statistics, if the header carries them.
     pub fn statistics(&self) -> Option<&Statistics> {
         self.header.statistics.as_ref()
     }
+}
+
+/// Decompresses the payload `data` (stored at `offset`) of a page with `header` into `out`
+/// (cleared first), checking the declared size against `limits`.
+pub fn decompress_payload(
+    compression: Compression,
+    header: &PageHeader,
+    data: &[u8],
+    offset: u64,
+    codecs: &mut PageCodecs,
+    limits: &Limits,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    out.clear();
+    let n = limits.check_alloc("page", header.uncompressed_size as u64)?;
+    codecs
+        .decompress(compression, data, out, n)
+        .map_err(|e| e.at_offset(offset))
 }
 
 /// Whether data summarised by `stats` may hold times in `start..=end` (empty statistics

@@ -1,66 +1,29 @@
 //! [`TsFileReader`]: footer-first reading from any [`ByteSource`], and [`Query`] scans that
-//! return rows device by device as [`DeviceBatch`]es (`spec/tsfile.md` §10, §12, §20).
+//! return rows device by device as [`DeviceBatch`]es (`spec/tsfile.md` §9, §10, §12, §20).
 //!
-//! Aligned devices (every table-model device) pair the time column's chunk `i` with chunk
-//! `i` of each value column and time page `k` with value page `k`; a value column without a
-//! chunk there, a chunk without pages, or an empty page is null for those rows. Non-aligned
-//! devices (tree model) merge their series by time, holding about one chunk per series.
-//! Time-range queries skip devices, chunks and pages by their statistics.
+//! Devices are chosen from the index: named devices (or a filter fixing every tag) are
+//! asked of the Bloom filter and found by searching the device index; otherwise the device
+//! index is walked and devices failing the tag filter are dropped before their series index
+//! is read. The scan of each device (`scan.rs` aligned, `merge.rs` tree) skips chunks and
+//! pages by their statistics; this module applies offset, limit and batch size and keeps
+//! the [`Explain`] report.
 
 use std::collections::VecDeque;
 
-use super::batch::{Column, DeviceBatch};
-use super::chunk_reader::{overlaps, RawChunk};
-use super::column::Values;
+use super::batch::DeviceBatch;
+use super::chunk_reader::RawChunk;
 use super::compression::PageCodecs;
+use super::explain::{Explain, Reason};
+use super::filter::Tri;
 use super::metadata::{DeviceIndex, FileMetadata};
-use super::page;
-use crate::format::tsfile::headers::ChunkKind;
-use crate::format::tsfile::index::{ChunkMetadata, TimeseriesMetadata};
-use crate::format::tsfile::statistics::Statistics;
-use crate::format::tsfile::{ColumnCategory, DataType, DeviceId, Encoding, Physical};
+use super::plan::{check_filter, device_tags, tag_verdict, DevicePlan};
+pub use super::query::Query;
+use super::rows::{retain_rows, split_rows};
+use super::scan::DeviceScan;
+use crate::format::tsfile::index::TimeseriesMetadata;
+use crate::format::tsfile::{DeviceId, Encoding};
 use crate::source::ByteSource;
 use crate::{Error, Limits, Result};
-
-/// What to read: a table (or every table / tree device), some columns, a time range.
-#[derive(Clone, Debug, Default)]
-pub struct Query {
-    table: Option<String>,
-    columns: Option<Vec<String>>,
-    start: Option<i64>,
-    end: Option<i64>,
-}
-
-impl Query {
-    /// Everything.
-    pub fn all() -> Self {
-        Query::default()
-    }
-    /// Only devices of `table` (matched without regard to letter case).
-    pub fn table(mut self, table: &str) -> Self {
-        self.table = Some(table.to_lowercase());
-        self
-    }
-    /// Only these TAG/FIELD columns (tree model: measurements), in this order.
-    pub fn columns<I: IntoIterator<Item = S>, S: Into<String>>(mut self, columns: I) -> Self {
-        self.columns = Some(
-            columns
-                .into_iter()
-                .map(|c| c.into().to_lowercase())
-                .collect(),
-        );
-        self
-    }
-    /// Only rows with `start <= time <= end`.
-    pub fn time_range(mut self, start: i64, end: i64) -> Self {
-        self.start = Some(start);
-        self.end = Some(end);
-        self
-    }
-    fn range(&self) -> (i64, i64) {
-        (self.start.unwrap_or(i64::MIN), self.end.unwrap_or(i64::MAX))
-    }
-}
 
 /// Reads a TsFile from a byte-range source.
 ///
@@ -76,9 +39,9 @@ impl Query {
 /// ```
 #[derive(Debug)]
 pub struct TsFileReader<S> {
-    source: S,
-    metadata: FileMetadata,
-    limits: Limits,
+    pub(super) source: S,
+    pub(super) metadata: FileMetadata,
+    pub(super) limits: Limits,
 }
 
 impl<S: ByteSource> TsFileReader<S> {
@@ -127,141 +90,135 @@ impl<S: ByteSource> TsFileReader<S> {
         Ok((chunk.encoding, chunk.compression))
     }
 
-    /// Devices in file order (tables by name, devices in id order) that `query` selects.
+    /// Devices in file order (tables by name, devices in id order) that `query` selects by
+    /// table, device and tag filter (statistics are not consulted).
     pub fn devices(&self, query: &Query) -> Result<Vec<DeviceId>> {
+        let mut ex = Explain::default();
         Ok(self
-            .device_entries(query)?
+            .device_entries(query, &mut ex)?
             .into_iter()
             .map(|e| e.device)
             .collect())
     }
 
     /// [`devices`](Self::devices) with where each device's series index starts.
-    fn device_entries(&self, query: &Query) -> Result<Vec<DeviceIndex>> {
+    fn device_entries(&self, q: &Query, ex: &mut Explain) -> Result<Vec<DeviceIndex>> {
         let mut out = Vec::new();
         for table in self.metadata.tables() {
-            if query.table.as_deref().is_some_and(|t| t != table) {
+            if q.table.as_deref().is_some_and(|t| t != table) {
                 continue;
             }
-            out.extend(self.metadata.device_entries(&self.source, table)?);
+            let schema = self.metadata.table_schema(table);
+            let fixed = schema.and_then(|s| q.fixed_device(s));
+            let named = q.devices.as_deref();
+            let wanted: Option<Vec<&DeviceId>> = match (named, &fixed) {
+                (Some(d), _) => Some(d.iter().filter(|d| d.table_name() == table).collect()),
+                (None, Some(f)) => Some(vec![f]),
+                (None, None) => None,
+            };
+            let entries = match wanted {
+                Some(ds) => self.find_devices(&ds, q, schema, ex)?,
+                None => {
+                    let all = self.metadata.device_entries(&self.source, table)?;
+                    ex.devices.considered += all.len() as u64;
+                    all
+                }
+            };
+            for e in entries {
+                let tags = device_tags(schema, &e.device);
+                if q.filter
+                    .as_ref()
+                    .is_some_and(|f| tag_verdict(f, &tags) == Tri::No)
+                {
+                    ex.devices.skip(Reason::Tags);
+                    continue;
+                }
+                out.push(e);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Named devices, each asked of the Bloom filter (any selected column, or the aligned
+    /// time column) and then searched for in the device index.
+    fn find_devices(
+        &self,
+        devices: &[&DeviceId],
+        q: &Query,
+        schema: Option<&crate::format::tsfile::TableSchema>,
+        ex: &mut Explain,
+    ) -> Result<Vec<DeviceIndex>> {
+        let mut out = Vec::new();
+        for &d in devices {
+            ex.devices.consider();
+            if let Some(b) = &self.metadata.footer().bloom {
+                let mut names: Vec<&str> = vec![""];
+                match (&q.columns, schema) {
+                    (Some(c), _) => names.extend(c.iter().map(String::as_str)),
+                    (None, Some(s)) => {
+                        names.extend(s.columns.iter().map(|c| c.schema.name.as_str()))
+                    }
+                    (None, None) => names.clear(),
+                }
+                if !names.is_empty() && !names.iter().any(|m| b.may_contain(&format!("{d}.{m}"))) {
+                    ex.devices.skip(Reason::Bloom);
+                    continue;
+                }
+            }
+            match self.metadata.find_device(&self.source, d)? {
+                Some(range) => out.push(DeviceIndex {
+                    device: d.clone(),
+                    measurement_root: range,
+                }),
+                None => ex.devices.skip(Reason::Index),
+            }
         }
         Ok(out)
     }
 
     /// Runs `query`: one or more batches per device, devices in index order.
+    ///
+    /// Errors: a table that is not in the file; a filter naming a column the table lacks,
+    /// or comparing a column with a value of another kind.
     pub fn query(&self, query: &Query) -> Result<QueryIter<'_, S>> {
         if let Some(t) = &query.table {
-            if !self.metadata.tables().any(|x| x == t) {
-                return Err(Error::invalid(format!("no table {t} in this file")));
-            }
+            let Some(schema) = self.metadata.table_schema(t) else {
+                if !self.metadata.tables().any(|x| x == t) {
+                    return Err(Error::invalid(format!("no table {t} in this file")));
+                }
+                return self.start(query);
+            };
+            check_filter(query, schema)?;
         }
+        self.start(query)
+    }
+
+    fn start(&self, query: &Query) -> Result<QueryIter<'_, S>> {
+        let mut explain = Explain::default();
+        let devices = self.device_entries(query, &mut explain)?.into();
         Ok(QueryIter {
             reader: self,
             query: query.clone(),
-            devices: self.device_entries(query)?.into(),
+            devices,
             current: None,
             codecs: PageCodecs::default(),
+            pending: VecDeque::new(),
+            to_skip: query.offset,
+            explain,
         })
     }
 
-    /// The columns a device's batches carry for `query`: (name, type, category) in order.
-    fn plan(&self, entry: &DeviceIndex, query: &Query) -> Result<DevicePlan> {
-        let device = &entry.device;
-        let series = self.metadata.timeseries_at(&self.source, entry)?;
-        let schema = self.metadata.table_schema(device.table_name());
-        let mut tags = Vec::new();
-        let mut fields: Vec<(String, DataType)> = Vec::new();
-        match schema {
-            Some(schema) => {
-                let mut tag_pos = 0usize;
-                for c in &schema.columns {
-                    match c.category {
-                        ColumnCategory::Tag => {
-                            tag_pos += 1;
-                            tags.push((c.schema.name.clone(), tag_pos));
-                        }
-                        ColumnCategory::Field => {
-                            fields.push((c.schema.name.clone(), c.schema.data_type))
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            None => {
-                for s in &series {
-                    if !s.measurement_id.is_empty() && s.data_type != DataType::Vector {
-                        fields.push((s.measurement_id.clone(), s.data_type));
-                    }
-                }
-            }
+    /// Runs `query` to the end and returns its pruning report.
+    pub fn explain(&self, query: &Query) -> Result<Explain> {
+        let mut it = self.query(query)?;
+        for b in &mut it {
+            b?;
         }
-        if let Some(cols) = &query.columns {
-            tags.retain(|(n, _)| cols.contains(n));
-            fields.retain(|(n, _)| cols.contains(n));
-            let order = |n: &String| cols.iter().position(|c| c == n);
-            tags.sort_by_key(|(n, _)| order(n));
-            fields.sort_by_key(|(n, _)| order(n));
-        }
-        let time = series
-            .iter()
-            .find(|s| s.measurement_id.is_empty() && s.data_type == DataType::Vector)
-            .cloned();
-        let field_series = fields
-            .iter()
-            .map(|(n, t)| {
-                series
-                    .iter()
-                    .find(|s| &s.measurement_id == n && s.data_type != DataType::Vector)
-                    .cloned()
-                    .map(|s| (s, *t))
-            })
-            .collect();
-        Ok(DevicePlan {
-            device: device.clone(),
-            tags: tags
-                .into_iter()
-                .map(|(n, i)| (n, device.segment(i).map(str::to_owned)))
-                .collect(),
-            fields,
-            time,
-            field_series,
-        })
+        Ok(it.explain)
     }
 }
 
-/// What one device's scan reads.
-#[derive(Debug)]
-struct DevicePlan {
-    device: DeviceId,
-    tags: Vec<(String, Option<String>)>,
-    fields: Vec<(String, DataType)>,
-    /// The aligned time column, if the device is aligned.
-    time: Option<TimeseriesMetadata>,
-    /// Each field's series (`None`: not in this device), with the schema's type.
-    field_series: Vec<Option<(TimeseriesMetadata, DataType)>>,
-}
-
-/// A chunk's header offset and its statistics, when known.
-type ChunkRef = (u64, Option<Statistics>);
-
-/// Chunk metadata of a series with statistics filled in (single-chunk series carry theirs
-/// in the series statistics).
-fn chunks_of(s: &TimeseriesMetadata) -> Vec<ChunkRef> {
-    let single = s.chunks.len() == 1;
-    s.chunks
-        .iter()
-        .map(|c: &ChunkMetadata| {
-            let st = match (&c.statistics, single) {
-                (Some(st), _) => Some(st.clone()),
-                (None, true) => Some(s.statistics.clone()),
-                (None, false) => None,
-            };
-            (c.offset_of_chunk_header as u64, st)
-        })
-        .collect()
-}
-
-/// Iterator over a query's batches.
+/// Iterator over a query's batches; [`explain`](Self::explain) says what it has skipped.
 #[derive(Debug)]
 pub struct QueryIter<'r, S> {
     reader: &'r TsFileReader<S>,
@@ -269,15 +226,31 @@ pub struct QueryIter<'r, S> {
     devices: VecDeque<DeviceIndex>,
     current: Option<DeviceScan>,
     codecs: PageCodecs,
+    /// Rows cut off by the batch size, returned next.
+    pending: VecDeque<DeviceBatch>,
+    /// Rows of the offset still to drop.
+    to_skip: u64,
+    explain: Explain,
 }
 
-impl<S: ByteSource> Iterator for QueryIter<'_, S> {
-    type Item = Result<DeviceBatch>;
+impl<S: ByteSource> QueryIter<'_, S> {
+    /// What the query has considered and skipped so far (all of it once the iterator is
+    /// exhausted).
+    pub fn explain(&self) -> &Explain {
+        &self.explain
+    }
 
-    fn next(&mut self) -> Option<Self::Item> {
+    /// The next batch of some device, before offset, limit and batch size.
+    fn next_raw(&mut self) -> Option<Result<DeviceBatch>> {
         loop {
             if let Some(scan) = &mut self.current {
-                match scan.next_batch(self.reader, &self.query, &mut self.codecs) {
+                let r = scan.next_batch(
+                    self.reader,
+                    &self.query,
+                    &mut self.codecs,
+                    &mut self.explain,
+                );
+                match r {
                     Ok(Some(b)) => return Some(Ok(b)),
                     Ok(None) => self.current = None,
                     Err(e) => {
@@ -288,8 +261,11 @@ impl<S: ByteSource> Iterator for QueryIter<'_, S> {
                 }
             }
             let device = self.devices.pop_front()?;
-            match self.reader.plan(&device, &self.query) {
-                Ok(plan) => self.current = Some(DeviceScan::new(plan)),
+            match DevicePlan::new(self.reader, &device, &self.query) {
+                Ok(plan) => match plan.skip_reason(&self.query) {
+                    Some(why) => self.explain.devices.skip(why),
+                    None => self.current = Some(DeviceScan::new(plan)),
+                },
                 Err(e) => {
                     self.devices.clear();
                     return Some(Err(e));
@@ -297,386 +273,71 @@ impl<S: ByteSource> Iterator for QueryIter<'_, S> {
             }
         }
     }
-}
 
-/// A device being scanned.
-#[derive(Debug)]
-struct DeviceScan {
-    plan: DevicePlan,
-    /// Aligned: the time column's chunks, and each field's (worked out once per device).
-    time_chunks: Vec<ChunkRef>,
-    field_chunks: Vec<Option<Vec<ChunkRef>>>,
-    /// Aligned: the next time-chunk index.
-    next_chunk: usize,
-    /// Non-aligned: per field, its pending chunks and decoded buffer.
-    series: Option<Vec<SeriesCursor>>,
-}
-
-#[derive(Debug)]
-struct SeriesCursor {
-    chunks: VecDeque<ChunkRef>,
-    times: Vec<i64>,
-    values: Values,
-    pos: usize,
-}
-
-impl DeviceScan {
-    fn new(plan: DevicePlan) -> Self {
-        let (time_chunks, field_chunks) = match &plan.time {
-            Some(time) => (
-                chunks_of(time),
-                plan.field_series
-                    .iter()
-                    .map(|s| s.as_ref().map(|(s, _)| chunks_of(s)))
-                    .collect(),
-            ),
-            None => (Vec::new(), Vec::new()),
-        };
-        DeviceScan {
-            plan,
-            time_chunks,
-            field_chunks,
-            next_chunk: 0,
-            series: None,
-        }
-    }
-
-    fn next_batch<S: ByteSource>(
-        &mut self,
-        r: &TsFileReader<S>,
-        q: &Query,
-        codecs: &mut PageCodecs,
-    ) -> Result<Option<DeviceBatch>> {
-        let device = self.plan.device.to_string();
-        let result = if self.plan.time.is_some() {
-            self.next_aligned(r, q, codecs)
-        } else {
-            self.next_non_aligned(r, q, codecs)
-        };
-        result.map_err(|e| e.in_series(|| device))
-    }
-
-    fn empty_batch(&self) -> Result<DeviceBatch> {
-        Ok(DeviceBatch {
-            table: self.plan.device.table_name().to_owned(),
-            device: self.plan.device.clone(),
-            tags: self.plan.tags.clone(),
-            times: Vec::new(),
-            columns: self
-                .plan
-                .fields
-                .iter()
-                .map(|(n, t)| Column::new(n, *t))
-                .collect::<Result<_>>()?,
-        })
-    }
-
-    fn next_aligned<S: ByteSource>(
-        &mut self,
-        r: &TsFileReader<S>,
-        q: &Query,
-        codecs: &mut PageCodecs,
-    ) -> Result<Option<DeviceBatch>> {
-        let (start, end) = q.range();
-        while let Some((offset, stats)) = self.time_chunks.get(self.next_chunk) {
-            let i = self.next_chunk;
-            self.next_chunk += 1;
-            if stats.as_ref().is_some_and(|s| !overlaps(s, start, end)) {
-                continue;
-            }
-            let mut batch = self.empty_batch()?;
-            // Time pages: decode all, remembering each page's row count; skip none so that
-            // value pages stay paired (pruned pages are dropped after decoding values).
-            let chunk = RawChunk::read(&r.source, *offset, &r.limits)?;
-            let mut page_rows = Vec::new();
-            let mut buf = Vec::new();
-            let enc = chunk.header.encoding;
-            chunk
-                .for_each_page(|p| {
-                    p.decompress(&chunk, codecs, &r.limits, &mut buf)?;
-                    let before = batch.times.len();
-                    page::decode_times(&buf, enc, max_points(&r.limits), &mut batch.times)?;
-                    page_rows.push(batch.times.len() - before);
-                    Ok(())
-                })
-                .map_err(|e| e.in_chunk(*offset))?;
-            let rows = batch.times.len();
-            for (col, chunks) in batch.columns.iter_mut().zip(&self.field_chunks) {
-                let Some((off, st)) = chunks.as_ref().and_then(|c| c.get(i)) else {
-                    col.present = vec![false; rows];
-                    continue;
-                };
-                if st.as_ref().is_some_and(|s| s.count == 0) {
-                    col.present = vec![false; rows];
-                    continue;
-                }
-                read_value_chunk(r, *off, col, &page_rows, codecs).map_err(|e| e.in_chunk(*off))?;
-            }
-            if start > i64::MIN || end < i64::MAX {
-                filter_rows(&mut batch, start, end)?;
-            }
-            if batch.times.is_empty() {
-                continue;
-            }
-            return Ok(Some(batch));
-        }
-        Ok(None)
-    }
-
-    fn next_non_aligned<S: ByteSource>(
-        &mut self,
-        r: &TsFileReader<S>,
-        q: &Query,
-        codecs: &mut PageCodecs,
-    ) -> Result<Option<DeviceBatch>> {
-        let (start, end) = q.range();
-        if self.series.is_none() {
-            let mut cursors = Vec::new();
-            for (s, (_, t)) in self.plan.field_series.iter().zip(&self.plan.fields) {
-                let chunks: VecDeque<_> = match s {
-                    Some((s, _)) => chunks_of(s)
-                        .into_iter()
-                        .filter(|(_, st)| st.as_ref().is_none_or(|st| overlaps(st, start, end)))
-                        .collect(),
-                    None => VecDeque::new(),
-                };
-                cursors.push(SeriesCursor {
-                    chunks,
-                    times: Vec::new(),
-                    values: Values::for_type(*t)?,
-                    pos: 0,
-                });
-            }
-            self.series = Some(cursors);
-        }
-        let mut batch = self.empty_batch()?;
-        let Some(series) = self.series.as_mut() else {
+    /// Applies the offset and the limit to a batch; `None` when nothing of it is left.
+    fn cut(&mut self, mut b: DeviceBatch) -> Result<Option<DeviceBatch>> {
+        let len = b.len() as u64;
+        if self.to_skip >= len {
+            self.to_skip -= len;
             return Ok(None);
+        }
+        if self.to_skip > 0 {
+            let keep: Vec<bool> = (0..len).map(|i| i >= self.to_skip).collect();
+            retain_rows(&mut b, &keep)?;
+            self.to_skip = 0;
+        }
+        if let Some(limit) = self.query.limit {
+            let left = limit.saturating_sub(self.explain.rows_returned);
+            if (b.len() as u64) > left {
+                split_rows(&mut b, left as usize)?;
+            }
+        }
+        Ok((!b.is_empty()).then_some(b))
+    }
+
+    fn limit_reached(&self) -> bool {
+        self.query
+            .limit
+            .is_some_and(|l| self.explain.rows_returned >= l)
+    }
+}
+
+impl<S: ByteSource> Iterator for QueryIter<'_, S> {
+    type Item = Result<DeviceBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut b = match self.pending.pop_front() {
+            Some(b) => b,
+            None => loop {
+                if self.limit_reached() {
+                    if self.current.take().is_some() || !self.devices.is_empty() {
+                        let left = self.devices.len() as u64;
+                        self.devices.clear();
+                        for _ in 0..left {
+                            self.explain.devices.skip(Reason::Limit);
+                        }
+                    }
+                    return None;
+                }
+                match self.next_raw()? {
+                    Ok(b) => match self.cut(b) {
+                        Ok(Some(b)) => break b,
+                        Ok(None) => continue,
+                        Err(e) => return Some(Err(e)),
+                    },
+                    Err(e) => return Some(Err(e)),
+                }
+            },
         };
-        loop {
-            // Everything before `bound` is buffered: no unread chunk starts earlier.
-            let bound = series
-                .iter()
-                .filter_map(|s| s.chunks.front())
-                .map(|(_, st)| st.as_ref().map_or(i64::MIN, |st| st.start_time))
-                .min();
-            let has_buffered = series.iter().any(|s| s.pos < s.times.len());
-            let emit_below = match bound {
-                None if !has_buffered => return Ok(None),
-                None => None,
-                Some(b) => Some(b),
-            };
-            let emitted = merge_rows(series, emit_below, &mut batch)?;
-            if emitted > 0 {
-                if start > i64::MIN || end < i64::MAX {
-                    filter_rows(&mut batch, start, end)?;
-                }
-                if !batch.times.is_empty() {
-                    return Ok(Some(batch));
-                }
-                continue;
-            }
-            // Load the chunk that starts first.
-            let Some(idx) = series
-                .iter()
-                .enumerate()
-                .filter_map(|(i, s)| s.chunks.front().map(|(_, st)| (i, st)))
-                .min_by_key(|(_, st)| st.as_ref().map_or(i64::MIN, |st| st.start_time))
-                .map(|(i, _)| i)
-            else {
-                return Ok(None);
-            };
-            let s = &mut series[idx];
-            let Some((off, _)) = s.chunks.pop_front() else {
-                continue;
-            };
-            s.times.drain(..s.pos.min(s.times.len()));
-            drain_values(&mut s.values, s.pos);
-            s.pos = 0;
-            read_non_aligned_chunk(r, off, &mut s.times, &mut s.values, codecs)
-                .map_err(|e| e.in_chunk(off))?;
-        }
-    }
-}
-
-/// Drops the first `n` values of a run.
-fn drain_values(v: &mut Values, n: usize) {
-    if n == 0 {
-        return;
-    }
-    match v {
-        Values::Boolean(x) => drop(x.drain(..n.min(x.len()))),
-        Values::Int32(x) => drop(x.drain(..n.min(x.len()))),
-        Values::Int64(x) => drop(x.drain(..n.min(x.len()))),
-        Values::Float(x) => drop(x.drain(..n.min(x.len()))),
-        Values::Double(x) => drop(x.drain(..n.min(x.len()))),
-        Values::Binary(x) => {
-            let kept: super::column::BinaryValues = x.iter().skip(n).collect();
-            *x = kept;
-        }
-    }
-}
-
-/// Moves every buffered point with time below `bound` (all of them for `None`) into
-/// `batch`, merged by time. Returns the number of rows added.
-fn merge_rows(
-    series: &mut [SeriesCursor],
-    bound: Option<i64>,
-    batch: &mut DeviceBatch,
-) -> Result<usize> {
-    let limit = |s: &SeriesCursor| -> usize {
-        let rest = s.times.get(s.pos..).unwrap_or_default();
-        match bound {
-            None => s.times.len(),
-            Some(b) => s.pos + rest.partition_point(|&t| t < b),
-        }
-    };
-    let ends: Vec<usize> = series.iter().map(limit).collect();
-    let mut times: Vec<i64> = series
-        .iter()
-        .zip(&ends)
-        .flat_map(|(s, &e)| s.times.get(s.pos..e).unwrap_or_default().iter().copied())
-        .collect();
-    times.sort_unstable();
-    times.dedup();
-    if times.is_empty() {
-        return Ok(0);
-    }
-    for ((s, &e), col) in series.iter_mut().zip(&ends).zip(batch.columns.iter_mut()) {
-        let mut j = s.pos;
-        col.present.reserve(times.len());
-        for &t in &times {
-            let hit = j < e && s.times.get(j) == Some(&t);
-            if hit {
-                if let Some(v) = s.values.get(j) {
-                    col.values.push(v)?;
-                }
-                j += 1;
-            }
-            col.present.push(hit);
-        }
-        s.pos = e;
-    }
-    let n = times.len();
-    batch.times.extend(times);
-    Ok(n)
-}
-
-/// Keeps the rows of `batch` with `start <= time <= end`.
-fn filter_rows(batch: &mut DeviceBatch, start: i64, end: i64) -> Result<()> {
-    let keep: Vec<bool> = batch
-        .times
-        .iter()
-        .map(|t| (start..=end).contains(t))
-        .collect();
-    if keep.iter().all(|&k| k) {
-        return Ok(());
-    }
-    batch.times.retain(|t| (start..=end).contains(t));
-    for col in &mut batch.columns {
-        let mut values = Values::for_type(col.data_type)?;
-        let mut present = Vec::with_capacity(batch.times.len());
-        let mut cur = col.cursor();
-        for &k in &keep {
-            let v = cur.next_value();
-            if k {
-                present.push(!matches!(v, super::ValueRef::Null));
-                if !matches!(v, super::ValueRef::Null) {
-                    values.push(v)?;
+        if let Some(n) = self.query.batch_size {
+            if b.len() > n {
+                match split_rows(&mut b, n) {
+                    Ok(rest) => self.pending.push_back(rest),
+                    Err(e) => return Some(Err(e)),
                 }
             }
         }
-        col.values = values;
-        col.present = present;
+        self.explain.rows_returned += b.len() as u64;
+        Some(Ok(b))
     }
-    Ok(())
-}
-
-/// Reads aligned value chunk at `offset` into `col`, page `k` paired with `page_rows[k]`.
-fn read_value_chunk<S: ByteSource>(
-    r: &TsFileReader<S>,
-    offset: u64,
-    col: &mut Column,
-    page_rows: &[usize],
-    codecs: &mut PageCodecs,
-) -> Result<()> {
-    let chunk = RawChunk::read(&r.source, offset, &r.limits)?;
-    if chunk.header.marker.chunk_kind() != Some(ChunkKind::Value) {
-        return Err(Error::corrupt("tsfile", "expected an aligned value chunk").at_offset(offset));
-    }
-    check_type(&chunk, col.data_type.physical()?)?;
-    let mut buf = Vec::new();
-    let mut k = 0usize;
-    let (dt, enc) = (chunk.header.data_type, chunk.header.encoding);
-    chunk.for_each_page(|p| {
-        let rows = *page_rows.get(k).ok_or_else(|| {
-            Error::corrupt("tsfile", "value chunk has more pages than its time chunk")
-        })?;
-        k += 1;
-        if p.header.is_empty() {
-            col.present.resize(col.present.len() + rows, false);
-            return Ok(());
-        }
-        p.decompress(&chunk, codecs, &r.limits, &mut buf)?;
-        page::decode_value_page(&buf, dt, enc, rows, &mut col.present, &mut col.values)
-            .map_err(|e| e.at_offset(p.offset))
-    })?;
-    // Missing trailing pages (C++ writes one empty page for an all-null column) are null.
-    let total: usize = page_rows.iter().sum();
-    if col.present.len() < total {
-        col.present.resize(total, false);
-    }
-    Ok(())
-}
-
-/// Reads a non-aligned chunk, appending its points.
-fn read_non_aligned_chunk<S: ByteSource>(
-    r: &TsFileReader<S>,
-    offset: u64,
-    times: &mut Vec<i64>,
-    values: &mut Values,
-    codecs: &mut PageCodecs,
-) -> Result<()> {
-    let chunk = RawChunk::read(&r.source, offset, &r.limits)?;
-    if chunk.header.marker.chunk_kind() != Some(ChunkKind::NonAligned) {
-        return Err(Error::corrupt("tsfile", "expected a non-aligned chunk").at_offset(offset));
-    }
-    check_type(&chunk, values.physical())?;
-    let mut buf = Vec::new();
-    let (dt, enc) = (chunk.header.data_type, chunk.header.encoding);
-    chunk.for_each_page(|p| {
-        p.decompress(&chunk, codecs, &r.limits, &mut buf)?;
-        page::decode_non_aligned(
-            &buf,
-            Encoding::Ts2Diff,
-            dt,
-            enc,
-            max_points(&r.limits),
-            times,
-            values,
-        )
-        .map(|_| ())
-        .map_err(|e| e.at_offset(p.offset))
-    })
-}
-
-/// A chunk must hold the physical type its column is read as.
-fn check_type(chunk: &RawChunk, expected: Physical) -> Result<()> {
-    if chunk.header.data_type.physical()? != expected {
-        return Err(Error::corrupt(
-            "tsfile",
-            format!(
-                "chunk {:?} holds {} but the column is read as {expected:?} values",
-                chunk.header.measurement_id, chunk.header.data_type
-            ),
-        )
-        .at_offset(chunk.offset));
-    }
-    Ok(())
-}
-
-/// The most points one page may decode to: a run-length stream can claim billions from a
-/// few bytes, so the count is bounded by the allocation limit (8 bytes a point).
-fn max_points(limits: &Limits) -> usize {
-    (limits.max_alloc_bytes / 8).max(1)
 }

@@ -24,6 +24,12 @@ pub struct ReadArgs {
     /// TsFile: the time range to read (inclusive).
     pub start: Option<i64>,
     pub end: Option<i64>,
+    /// TsFile: `--tag col=value` filters (AND-ed), `--where` expression, `--offset`, and
+    /// `--explain` (the pruning report on stderr).
+    pub tags: Vec<(String, String)>,
+    pub filter: Option<String>,
+    pub offset: Option<u64>,
+    pub explain: bool,
 }
 
 fn key_value(s: String, flag: &str) -> Result<(String, String), Failure> {
@@ -56,6 +62,10 @@ impl ReadArgs {
             table: None,
             start: None,
             end: None,
+            tags: Vec::new(),
+            filter: None,
+            offset: None,
+            explain: false,
         };
         let mut file = None;
         while let Some(arg) = p.next()? {
@@ -82,6 +92,10 @@ impl ReadArgs {
                 Long("table") => a.table = Some(string(p.value()?)?),
                 Long("start") => a.start = Some(p.value()?.parse()?),
                 Long("end") => a.end = Some(p.value()?.parse()?),
+                Long("tag") => a.tags.push(key_value(string(p.value()?)?, "--tag")?),
+                Long("where") => a.filter = Some(string(p.value()?)?),
+                Long("offset") if is_cat => a.offset = Some(p.value()?.parse()?),
+                Long("explain") => a.explain = true,
                 Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
                 _ => return Err(arg.unexpected().into()),
             }

@@ -29,6 +29,8 @@ commands:
                [--schema S] [--serde text|binary] [--serde-prop k=v]... [--columns a,b]
                [--format jsonl|csv] [--limit N] [--time-zone Z] [--calendar proleptic|hybrid]
                TsFile: [--table T] [--columns a,b] [--start T0] [--end T1]
+               [--tag col=value]... [--where EXPR] [--offset N] [--explain]
+               (EXPR: city = 'x' and (temp > 20 or temp is null); --explain: pruning report on stderr)
                [--format jsonl|csv|dump]   (dump: the official oracle's dump lines)
   scan FILE    decode every selected value, print a JSON summary
                {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)

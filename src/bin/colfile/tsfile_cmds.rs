@@ -15,7 +15,7 @@ use colfile::tsfile::{
 use serde_json::Value as Json;
 use std::io::{BufRead, Write};
 
-fn query_of(a: &ReadArgs) -> Query {
+fn query_of(a: &ReadArgs) -> Result<Query, Failure> {
     let mut q = Query::all();
     if let Some(t) = &a.table {
         q = q.table(t);
@@ -26,7 +26,22 @@ fn query_of(a: &ReadArgs) -> Query {
     if a.start.is_some() || a.end.is_some() {
         q = q.time_range(a.start.unwrap_or(i64::MIN), a.end.unwrap_or(i64::MAX));
     }
-    q
+    for (col, value) in &a.tags {
+        q = q.tag_eq(col, value);
+    }
+    if let Some(w) = &a.filter {
+        let f: colfile::tsfile::Filter = w
+            .parse()
+            .map_err(|e: colfile::Error| Failure::usage(format!("--where: {e}")))?;
+        q = q.filter(f);
+    }
+    if let Some(n) = a.offset {
+        q = q.offset(n);
+    }
+    if let Some(n) = a.limit {
+        q = q.limit(n);
+    }
+    Ok(q)
 }
 
 fn open(a: &ReadArgs, src: FileSource) -> Result<TsFileReader<FileSource>, Failure> {
@@ -40,7 +55,7 @@ fn is_tree(r: &TsFileReader<FileSource>) -> bool {
 
 pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
     let r = open(&a, src)?;
-    let q = query_of(&a);
+    let q = query_of(&a)?;
     let tree = is_tree(&r);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -54,7 +69,8 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
     }
     let mut header_done = false;
     let mut count = 0u64;
-    'outer: for batch in r.query(&q).map_err(|e| Failure::from(e).context(&a.file))? {
+    let mut it = r.query(&q).map_err(|e| Failure::from(e).context(&a.file))?;
+    'outer: for batch in &mut it {
         let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
         if a.format == "csv" && !header_done {
             line.clear();
@@ -92,6 +108,9 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
         }
     }
     out.flush()?;
+    if a.explain {
+        eprintln!("{}", it.explain());
+    }
     Ok(())
 }
 
@@ -155,14 +174,18 @@ pub fn scan(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let bytes = colfile::source::ByteSource::len(&src);
     let r = open(&a, src)?;
-    let q = query_of(&a);
+    let q = query_of(&a)?;
     let (mut rows, mut values) = (0u64, 0u64);
-    for batch in r.query(&q).map_err(|e| Failure::from(e).context(&a.file))? {
+    let mut it = r.query(&q).map_err(|e| Failure::from(e).context(&a.file))?;
+    for batch in &mut it {
         let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
         rows += b.len() as u64;
         values += b.value_count() as u64;
     }
     let secs = started.elapsed().as_secs_f64();
+    if a.explain {
+        eprintln!("{}", it.explain());
+    }
     crate::out_line(format_args!(
         "{{\"rows\":{rows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}"
     ))?;
