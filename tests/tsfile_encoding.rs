@@ -15,6 +15,8 @@ mod camel;
 mod chimp;
 #[path = "tsfile_encoding/gorilla_v1.rs"]
 mod gorilla_v1;
+#[path = "tsfile_encoding/helpers.rs"]
+mod helpers;
 #[path = "tsfile_encoding/regular.rs"]
 mod regular;
 #[path = "tsfile_encoding/rlbe.rs"]
@@ -22,31 +24,10 @@ mod rlbe;
 #[path = "tsfile_encoding/sprintz.rs"]
 mod sprintz;
 
-fn hex(s: &str) -> Vec<u8> {
-    let s: String = s.split_whitespace().collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
-fn enc(e: Encoding, t: DataType, v: &Values) -> Vec<u8> {
-    enc_mpn(e, t, v, 2)
-}
-
-fn enc_mpn(e: Encoding, t: DataType, v: &Values, mpn: i32) -> Vec<u8> {
-    let mut o = EncodeOptions::default();
-    o.max_point_number = mpn;
-    let mut out = Vec::new();
-    encode(e, t, v, &o, &mut out).unwrap_or_else(|err| panic!("{e} {t}: {err}"));
-    out
-}
-
-fn dec(e: Encoding, t: DataType, bytes: &[u8]) -> Values {
-    let mut out = Values::for_type(t).unwrap();
-    decode(e, t, bytes, 1 << 20, &mut out).unwrap_or_else(|err| panic!("{e} {t}: {err}"));
-    out
-}
+use helpers::{
+    bits64, canonical, d1_rows, dec, dec_exact, enc, enc_mpn, f32s, f64s, fixture, has_nan, hex,
+    int32s, int64s, ints_round_trip, json_f64, page, round_trip, runs,
+};
 
 fn bin(items: &[&[u8]]) -> Values {
     Values::Binary(items.iter().copied().collect::<BinaryValues>())
@@ -549,70 +530,6 @@ fn sample(t: DataType, n: usize) -> Values {
 // ---------------------------------------------------------------------------------------
 // Property round trips
 
-/// Up to `max_runs` runs of 1..`max_len` copies of a `value`.
-fn runs<T: Clone + std::fmt::Debug>(
-    value: impl Strategy<Value = T>,
-    max_len: usize,
-    max_runs: usize,
-) -> impl Strategy<Value = Vec<T>> {
-    proptest::collection::vec((value, 1..max_len), 0..max_runs).prop_map(|runs| {
-        runs.into_iter()
-            .flat_map(|(v, n)| std::iter::repeat_n(v, n))
-            .collect()
-    })
-}
-
-fn int32s() -> impl Strategy<Value = Vec<i32>> {
-    let value = prop_oneof![
-        any::<i32>(),
-        Just(i32::MIN),
-        Just(i32::MAX),
-        Just(0),
-        -3i32..3,
-        0i32..1000,
-    ];
-    runs(value, 20, 40)
-}
-
-fn int64s() -> impl Strategy<Value = Vec<i64>> {
-    let value = prop_oneof![
-        any::<i64>(),
-        Just(i64::MIN),
-        Just(i64::MAX),
-        Just(0),
-        -3i64..3,
-        1_700_000_000_000i64..1_700_000_100_000,
-    ];
-    runs(value, 20, 40)
-}
-
-fn f64s() -> impl Strategy<Value = Vec<f64>> {
-    let value = prop_oneof![
-        any::<u64>().prop_map(f64::from_bits),
-        Just(f64::NAN),
-        Just(f64::INFINITY),
-        Just(f64::NEG_INFINITY),
-        Just(-0.0),
-        Just(f64::MIN_POSITIVE / 3.0),
-        Just(f64::MAX),
-        (-1e6f64..1e6).prop_map(|x| (x * 100.0).round() / 100.0),
-    ];
-    runs(value, 5, 60)
-}
-
-fn f32s() -> impl Strategy<Value = Vec<f32>> {
-    let value = prop_oneof![
-        any::<u32>().prop_map(f32::from_bits),
-        Just(f32::NAN),
-        Just(f32::INFINITY),
-        Just(-0.0f32),
-        Just(1e-45f32),
-        Just(f32::MAX),
-        (-1e4f32..1e4).prop_map(|x| (x * 100.0).round() / 100.0),
-    ];
-    runs(value, 5, 60)
-}
-
 fn binaries() -> impl Strategy<Value = Vec<Vec<u8>>> {
     let value = prop_oneof![
         Just(Vec::new()),
@@ -627,53 +544,13 @@ fn binaries() -> impl Strategy<Value = Vec<Vec<u8>>> {
     proptest::collection::vec(value, 0..50)
 }
 
-fn round_trip(e: Encoding, t: DataType, v: &Values) -> Values {
-    let b = enc(e, t, v);
-    let mut out = Values::for_type(t).unwrap();
-    decode_exact(e, t, &b, v.len(), &mut out).unwrap_or_else(|err| panic!("{e} {t}: {err}"));
-    let mut again = Values::for_type(t).unwrap();
-    decode(e, t, &b, v.len(), &mut again).unwrap_or_else(|err| panic!("{e} {t}: {err}"));
-    assert_eq!(format!("{out:?}"), format!("{again:?}"));
-    out
-}
-
-fn bits64(v: &Values) -> Vec<u64> {
-    match v {
-        Values::Double(v) => v.iter().map(|x| x.to_bits()).collect(),
-        Values::Float(v) => v.iter().map(|x| x.to_bits() as u64).collect(),
-        _ => unreachable!(),
-    }
-}
-
-/// Java's `floatToIntBits`/`doubleToLongBits` view: every NaN the same.
-fn canonical(v: &Values) -> Vec<u64> {
-    match v {
-        Values::Double(v) => v
-            .iter()
-            .map(|x| if x.is_nan() { 1 } else { x.to_bits() })
-            .collect(),
-        Values::Float(v) => v
-            .iter()
-            .map(|x| if x.is_nan() { 1 } else { x.to_bits() as u64 })
-            .collect(),
-        _ => unreachable!(),
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     #[test]
     fn integers_round_trip(v32 in int32s(), v64 in int64s()) {
         for e in [Encoding::Plain, Encoding::Ts2Diff, Encoding::Rle] {
-            for t in [DataType::Int32, DataType::Date] {
-                let v = Values::Int32(v32.clone());
-                prop_assert_eq!(round_trip(e, t, &v), v);
-            }
-            for t in [DataType::Int64, DataType::Timestamp, DataType::Vector] {
-                let v = Values::Int64(v64.clone());
-                prop_assert_eq!(round_trip(e, t, &v), v);
-            }
+            ints_round_trip(e, &v32, &v64, &[DataType::Int64, DataType::Timestamp, DataType::Vector])?;
         }
         let g32: Vec<i32> = v32.iter().copied().filter(|&x| x != i32::MIN).collect();
         let g64: Vec<i64> = v64.iter().copied().filter(|&x| x != i64::MIN).collect();
@@ -765,10 +642,7 @@ proptest! {
 }
 
 fn round_trip_mpn(e: Encoding, t: DataType, v: &Values, mpn: i32) -> Values {
-    let b = enc_mpn(e, t, v, mpn);
-    let mut out = Values::for_type(t).unwrap();
-    decode_exact(e, t, &b, v.len(), &mut out).unwrap_or_else(|err| panic!("{e} {t}: {err}"));
-    out
+    dec_exact(e, t, &enc_mpn(e, t, v, mpn), v.len())
 }
 
 /// The wrapper keeps `mpn` decimals when `x * 10^mpn` fits, else rounds to an integer, else
@@ -883,26 +757,7 @@ const PAGES: &[(&str, &str, DataType, Encoding, usize, usize)] = &[
     ("enc_dictionary", "v_text", DataType::Text, Encoding::Dictionary, 6312, 868),
 ];
 
-fn expected_rows(file: &str) -> Vec<serde_json::Value> {
-    let path = format!(
-        "{}/fixtures/tsfile/{file}.expected.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|r| r["kind"] == "row" && r["tags"]["dev"] == "d1")
-        .collect()
-}
-
 fn json_matches(t: DataType, got: &Values, i: usize, want: &serde_json::Value) -> bool {
-    let as_f64 = |w: &serde_json::Value| match w.as_str() {
-        Some("NaN") => f64::NAN,
-        Some("Infinity") => f64::INFINITY,
-        Some("-Infinity") => f64::NEG_INFINITY,
-        _ => w.as_f64().unwrap(),
-    };
     let same = |a: f64, b: f64| (a.is_nan() && b.is_nan()) || a == b;
     match got {
         Values::Boolean(v) => want.as_bool() == Some(v[i]),
@@ -912,8 +767,8 @@ fn json_matches(t: DataType, got: &Values, i: usize, want: &serde_json::Value) -
         }
         Values::Int32(v) => want.as_i64() == Some(v[i] as i64),
         Values::Int64(v) => want.as_i64() == Some(v[i]),
-        Values::Float(v) => same(v[i] as f64, as_f64(want)),
-        Values::Double(v) => same(v[i], as_f64(want)),
+        Values::Float(v) => same(v[i] as f64, json_f64(want)),
+        Values::Double(v) => same(v[i], json_f64(want)),
         Values::Binary(v) => {
             let s = want.as_str().unwrap();
             let b = v.get(i).unwrap();
@@ -924,14 +779,6 @@ fn json_matches(t: DataType, got: &Values, i: usize, want: &serde_json::Value) -
                 b == s.as_bytes()
             }
         }
-    }
-}
-
-fn has_nan(v: &Values) -> bool {
-    match v {
-        Values::Float(v) => v.iter().any(|x| x.is_nan()),
-        Values::Double(v) => v.iter().any(|x| x.is_nan()),
-        _ => false,
     }
 }
 
@@ -952,22 +799,13 @@ fn cpp_fixture_pages_decode_to_expected_values() {
     let mut next_row: std::collections::HashMap<(&str, &str), usize> = Default::default();
     let mut reencoded_same = 0usize;
     for &(file, column, t, e, off, len) in PAGES {
-        let data = files.entry(file).or_insert_with(|| {
-            let path = format!(
-                "{}/fixtures/tsfile/{file}.tsfile",
-                env!("CARGO_MANIFEST_DIR")
-            );
-            (std::fs::read(&path).unwrap(), expected_rows(file))
-        });
+        let data = files
+            .entry(file)
+            .or_insert_with(|| (fixture(file), d1_rows(file)));
         let (bytes, rows) = (&data.0, &data.1);
-        let page = &bytes[off..off + len];
-        let positions = u32::from_be_bytes(page[..4].try_into().unwrap()) as usize;
-        let bitmap = &page[4..4 + positions.div_ceil(8)];
-        let stream = &page[4 + positions.div_ceil(8)..];
-        let present: Vec<bool> = (0..positions)
-            .map(|p| bitmap[p / 8] & (0x80 >> (p % 8)) != 0)
-            .collect();
-        let count = present.iter().filter(|&&b| b).count();
+        let page = page(bytes, off, len);
+        let (positions, present, count, stream) =
+            (page.positions, &page.present, page.count, page.stream);
         let mut got = Values::for_type(t).unwrap();
         decode_exact(e, t, stream, count, &mut got)
             .unwrap_or_else(|err| panic!("{file} {column} page @{off}: {err}"));

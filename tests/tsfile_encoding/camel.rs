@@ -4,9 +4,12 @@
 //! `enc_camel.tsfile` pages decoded and re-encoded byte for byte, property round trips and
 //! corrupt streams.
 
-use super::{dec, enc, hex, round_trip};
+use crate::helpers::{
+    bits64, dec, dec_exact, decode_err, enc, f64s, fixture, fixture_rows, hex, page, round_trip,
+    runs,
+};
 use colfile::format::tsfile::{DataType, Encoding};
-use colfile::tsfile::encoding::{decode, decode_exact};
+use colfile::tsfile::encoding::decode;
 use colfile::tsfile::Values;
 use proptest::prelude::*;
 
@@ -16,12 +19,7 @@ const D: DataType = DataType::Double;
 fn check(v: &[f64], stream: &str) {
     let vals = Values::Double(v.to_vec());
     assert_eq!(enc(C, D, &vals), hex(stream), "{v:?}");
-    assert_eq!(bits(&dec(C, D, &hex(stream))), bits(&vals), "{v:?}");
-}
-
-fn bits(v: &Values) -> Vec<u64> {
-    let Values::Double(v) = v else { unreachable!() };
-    v.iter().map(|x| x.to_bits()).collect()
+    assert_eq!(bits64(&dec(C, D, &hex(stream))), bits64(&vals), "{v:?}");
 }
 
 fn doubles(v: &[f64]) -> Values {
@@ -121,7 +119,7 @@ fn nan_after_the_first_value() {
     // Readers rebuild 0.0 and then 0.0 ^ 0x0008000000000000 = MIN_NORMAL / 2 for inf.
     let java = hex("d001 3ff8000000000000 4080006601");
     assert_eq!(
-        bits(&dec(C, D, &java)),
+        bits64(&dec(C, D, &java)),
         [1.5f64.to_bits(), 0, 0x0008_0000_0000_0000]
     );
     // Written here: NaN takes the XOR path (bits 0x7ff8… ^ 0x3ff8… = 0x4000…: '11' 000001
@@ -150,7 +148,7 @@ fn decimals_that_java_does_not_read_back() {
     let v = doubles(&[1.5, 228.79999999999998]);
     let ours = enc(C, D, &v);
     assert_eq!(ours, hex("9e02 3ff8000000000000 307eff29333333333332"));
-    assert_eq!(bits(&round_trip(C, D, &v)), bits(&v));
+    assert_eq!(bits64(&round_trip(C, D, &v)), bits64(&v));
 }
 
 #[test]
@@ -184,27 +182,13 @@ const PAGES: &[(&str, usize, usize)] = &[
 
 #[test]
 fn cpp_pages_decode_and_reencode_identically() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/");
-    let file = std::fs::read(format!("{dir}enc_camel.tsfile")).unwrap();
-    let rows: Vec<serde_json::Value> =
-        std::fs::read_to_string(format!("{dir}enc_camel.expected.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|r| r["kind"] == "row")
-            .collect();
+    let file = fixture("enc_camel");
+    let rows = fixture_rows("enc_camel");
     let mut next = std::collections::HashMap::new();
     for &(dev, off, len) in PAGES {
-        let page = &file[off..off + len];
-        let positions = u32::from_be_bytes(page[..4].try_into().unwrap()) as usize;
-        let bitmap = &page[4..4 + positions.div_ceil(8)];
-        let stream = &page[4 + positions.div_ceil(8)..];
-        let present: Vec<bool> = (0..positions)
-            .map(|p| bitmap[p / 8] & (0x80 >> (p % 8)) != 0)
-            .collect();
-        let count = present.iter().filter(|&&b| b).count();
-        let mut got = Values::for_type(D).unwrap();
-        decode_exact(C, D, stream, count, &mut got).unwrap();
+        let page = page(&file, off, len);
+        let stream = page.stream;
+        let got = dec_exact(C, D, stream, page.count);
         let Values::Double(got_v) = &got else {
             unreachable!()
         };
@@ -212,7 +196,7 @@ fn cpp_pages_decode_and_reencode_identically() {
             rows.iter().filter(|r| r["tags"]["dev"] == dev).collect();
         let start = next.entry(dev).or_insert(0usize);
         let mut k = 0;
-        for (p, &is) in present.iter().enumerate() {
+        for (p, &is) in page.present.iter().enumerate() {
             let want = &dev_rows[*start + p]["fields"]["v_double"];
             if is {
                 assert_eq!(
@@ -225,7 +209,7 @@ fn cpp_pages_decode_and_reencode_identically() {
                 assert!(want.is_null());
             }
         }
-        *start += positions;
+        *start += page.positions;
         // The C++ writer's bytes exactly.
         assert!(
             enc(C, D, &got) == stream,
@@ -237,17 +221,14 @@ fn cpp_pages_decode_and_reencode_identically() {
 // ---------------------------------------------------------------------------------------
 // Corrupt streams
 
-fn decode_err(stream: &[u8]) -> colfile::Error {
-    let mut out = Values::for_type(D).unwrap();
-    decode(C, D, stream, 1000, &mut out).unwrap_err()
-}
-
 #[test]
 fn corrupt_streams_are_errors() {
     let good = enc(C, D, &doubles(&[1.5, 2.25, 1e300, 1e300, -7.0]));
     // A block of 0 or a negative number of bits.
-    assert!(decode_err(&hex("00")).to_string().contains("0 bits"));
-    assert!(decode_err(&hex("01 00")).to_string().contains("-1 bits"));
+    assert!(decode_err(C, D, &hex("00")).to_string().contains("0 bits"));
+    assert!(decode_err(C, D, &hex("01 00"))
+        .to_string()
+        .contains("-1 bits"));
     // Fewer bytes than the declared bits.
     let mut s = good.clone();
     s.pop();
@@ -258,19 +239,19 @@ fn corrupt_streams_are_errors() {
     let mut s = Vec::new();
     colfile::format::tsfile::varint::put_varint(&mut s, declared - 1);
     s.extend(&good[2..]);
-    assert!(decode_err(&s).to_string().contains("past its block"));
+    assert!(decode_err(C, D, &s).to_string().contains("past its block"));
     // Fewer bits than the first value.
-    assert!(decode_err(&hex("20 ffffffff"))
+    assert!(decode_err(C, D, &hex("20 ffffffff"))
         .to_string()
         .contains("past its block"));
     // XOR path '10' before any window: 64 bits, then sign 0, type 0, '1', '0'.
-    let e = decode_err(&hex("88 01 3ff8000000000000 20"));
+    let e = decode_err(C, D, &hex("88 01 3ff8000000000000 20"));
     assert!(e.to_string().contains("'10'"), "{e}");
     // A window of 63 leading zeros and 64 bits.
-    let e = decode_err(&hex("a0 02 3ff8000000000000 3fff ffffffffffffffff"));
+    let e = decode_err(C, D, &hex("a0 02 3ff8000000000000 3fff ffffffffffffffff"));
     assert!(e.to_string().contains("window"), "{e}");
     // 16 decimal digits (d - 1 = 15): 64 bits, 01, varlong 0, 1111.
-    let e = decode_err(&hex("9c 01 3ff8000000000000 403c"));
+    let e = decode_err(C, D, &hex("9c 01 3ff8000000000000 403c"));
     assert!(e.to_string().contains("16 decimal digits"), "{e}");
     // A varlong of eleven groups, all continued.
     let mut s = hex("3ff8000000000000 7f");
@@ -279,7 +260,7 @@ fn corrupt_streams_are_errors() {
     let mut v = Vec::new();
     colfile::format::tsfile::varint::put_varint(&mut v, bits);
     v.extend(s);
-    assert!(decode_err(&v).to_string().contains("too long"));
+    assert!(decode_err(C, D, &v).to_string().contains("too long"));
     // max_values.
     let mut out = Values::Double(vec![]);
     assert!(decode(C, D, &good, 4, &mut out).is_err());
@@ -297,7 +278,7 @@ fn corrupt_streams_are_errors() {
 /// (Java's lossy cases) and everything the generic strategy has.
 fn camel_f64s() -> impl Strategy<Value = Vec<f64>> {
     let value = prop_oneof![
-        super::f64s().prop_map(|v| v.first().copied().unwrap_or(0.0)),
+        f64s().prop_map(|v| v.first().copied().unwrap_or(0.0)),
         (-1e6f64..1e6, 0i32..7).prop_map(|(x, d)| {
             let p = 10f64.powi(d);
             (x * p).round() / p
@@ -315,7 +296,7 @@ fn camel_f64s() -> impl Strategy<Value = Vec<f64>> {
         Just(i64::MAX as f64),
     ];
     prop_oneof![
-        super::runs(value.clone(), 5, 60),
+        runs(value.clone(), 5, 60),
         proptest::collection::vec(value, 0..600),
     ]
 }

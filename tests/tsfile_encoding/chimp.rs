@@ -3,31 +3,18 @@
 //! `enc_chimp.tsfile` pages decoded and re-encoded byte for byte, property round trips
 //! for all six types, and corrupt streams.
 
-use super::{dec, enc, hex, round_trip};
+use crate::helpers::{
+    assert_page_rows_bits, bits, check, d1_rows, dec, dec_exact, decode_err, enc, f32s, f64s,
+    fixture, has_nan, hex, int32s, int64s, ints_round_trip, java_hybrid_ints, page, round_trip,
+    runs,
+};
 use colfile::format::tsfile::{DataType, Encoding};
-use colfile::tsfile::encoding::{decode, decode_exact, encode, EncodeOptions};
+use colfile::tsfile::encoding::{decode, encode, EncodeOptions};
 use colfile::tsfile::Values;
 use proptest::prelude::*;
+use std::ops::{BitOr, Range, Shl};
 
 const C: Encoding = Encoding::Chimp;
-
-/// Packs a string of `0`/`1` (spaces ignored) MSB first; its length must be whole bytes,
-/// so every test spells out its padding.
-fn bits(s: &str) -> Vec<u8> {
-    let b: Vec<u8> = s.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
-    assert_eq!(b.len() % 8, 0, "{} bits", b.len());
-    b.chunks(8)
-        .map(|c| c.iter().fold(0u8, |acc, &d| acc << 1 | (d - b'0')))
-        .collect()
-}
-
-fn check(t: DataType, v: Values, stream: &[u8]) {
-    assert_eq!(enc(C, t, &v), stream, "{t} {v:?}");
-    assert_eq!(dec(C, t, stream), v, "{t}");
-    let mut out = Values::for_type(t).unwrap();
-    decode_exact(C, t, stream, v.len(), &mut out).unwrap();
-    assert_eq!(out, v);
-}
 
 // ---------------------------------------------------------------------------------------
 // Hand-worked streams. Field by field from the Java encoders: the sentinel (INT32
@@ -40,6 +27,7 @@ fn java_single_values() {
     // it probes slot 0 (777: XOR 0x80000309, no trailing zeros) and falls back to the
     // previous value: leading zeros 0 (code 0), no stored count, so '11' + 000 + 32 bits.
     check(
+        C,
         DataType::Int32,
         Values::Int32(vec![777]),
         &bits("00000000000000000000001100001001 11 000 10000000000000000000001100001001 000"),
@@ -47,6 +35,7 @@ fn java_single_values() {
     // testFloatSingleValue, Float.MAX_VALUE 0x7f7fffff: XOR with the NaN sentinel is
     // 0x00bfffff, 8 leading zeros (code 1): '11' + 001 + the low 24 bits.
     check(
+        C,
         DataType::Float,
         Values::Float(vec![f32::MAX]),
         &bits("01111111011111111111111111111111 11 001 101111111111111111111111 000"),
@@ -54,6 +43,7 @@ fn java_single_values() {
     // testDoubleSingleValue, Double.MAX_VALUE 0x7fefffffffffffff: XOR 0x0017ffffffffffff,
     // 11 leading zeros rounded to 8 (code 1): '11' + 001 + the low 56 bits.
     check(
+        C,
         DataType::Double,
         Values::Double(vec![f64::MAX]),
         &bits(
@@ -68,7 +58,7 @@ fn java_single_values() {
     want.extend(bits(
         "11 000 1000000000000000000000000000000010000000000000000000000000001001 000",
     ));
-    check(DataType::Int64, Values::Int64(vec![v]), &want);
+    check(C, DataType::Int64, Values::Int64(vec![v]), &want);
 }
 
 #[test]
@@ -80,6 +70,7 @@ fn every_case_32() {
     // (code 7), no stored count → '11' + 111 + 8 bits. 4103: XOR 3, same count → '10' +
     // 8 bits. Sentinel: XOR 0x80001007 → '11' + 000 + 32 bits; 118 bits, 2 of padding.
     check(
+        C,
         DataType::Int32,
         Values::Int32(vec![5, 5, 4101, 4100, 4103]),
         &bits(
@@ -105,6 +96,7 @@ fn every_case_64() {
          0000000",
     ));
     check(
+        C,
         DataType::Timestamp,
         Values::Int64(vec![5, 5, 16389, 16388, 16391]),
         &want,
@@ -116,12 +108,14 @@ fn sentinels_are_data_and_the_final_byte_is_always_written() {
     // i32::MIN alone: the sentinel repeats slot 0 → '00' + 000000, 40 bits, so the
     // padding is a whole zero byte.
     check(
+        C,
         DataType::Int32,
         Values::Int32(vec![i32::MIN]),
         &hex("80000000 00 00"),
     );
     // Twice: the second is data (16 bits follow it), then the sentinel repeats slot 1.
     check(
+        C,
         DataType::Date,
         Values::Int32(vec![i32::MIN, i32::MIN]),
         &hex("80000000 00 01 00"),
@@ -141,20 +135,10 @@ fn sentinels_are_data_and_the_final_byte_is_always_written() {
 #[test]
 fn java_hybrid_lists_round_trip() {
     // ChimpDecoderTest's lists: runs of repeats and steps of 3 from 2000.
-    let (mut f, mut d, mut i, mut l) = (vec![], vec![], vec![], vec![]);
-    let (mut count, mut start) = (11, 2000i32);
-    for _ in 0..50 {
-        for step in [0, 3] {
-            for _ in 0..count {
-                f.push(start as f32 / 10_000.0);
-                d.push(start as f64 / 1e15);
-                i.push(start);
-                l.push(start as i64);
-                start += step;
-            }
-        }
-        count += 2;
-    }
+    let i = java_hybrid_ints();
+    let f = i.iter().map(|&x| x as f32 / 10_000.0).collect();
+    let d = i.iter().map(|&x| x as f64 / 1e15).collect();
+    let l = i.iter().map(|&x| x as i64).collect();
     for (t, v) in [
         (DataType::Float, Values::Float(f)),
         (DataType::Double, Values::Double(d)),
@@ -198,69 +182,23 @@ const PAGES: &[(&str, DataType, usize, usize)] = &[
     ("v_timestamp", DataType::Timestamp, 15759, 975),
 ];
 
-fn has_nan(v: &Values) -> bool {
-    match v {
-        Values::Float(v) => v.iter().any(|x| x.is_nan()),
-        Values::Double(v) => v.iter().any(|x| x.is_nan()),
-        _ => false,
-    }
-}
-
 #[test]
 fn cpp_pages_decode_and_reencode_identically() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/");
-    let file = std::fs::read(format!("{dir}enc_chimp.tsfile")).unwrap();
-    let rows: Vec<serde_json::Value> =
-        std::fs::read_to_string(format!("{dir}enc_chimp.expected.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|r| r["kind"] == "row" && r["tags"]["dev"] == "d1")
-            .collect();
+    let file = fixture("enc_chimp");
+    let rows = d1_rows("enc_chimp");
     let mut next_row = std::collections::HashMap::new();
     let mut same = 0;
     for &(column, t, off, len) in PAGES {
-        let page = &file[off..off + len];
-        let positions = u32::from_be_bytes(page[..4].try_into().unwrap()) as usize;
-        let bitmap = &page[4..4 + positions.div_ceil(8)];
-        let stream = &page[4 + positions.div_ceil(8)..];
-        let present: Vec<bool> = (0..positions)
-            .map(|p| bitmap[p / 8] & (0x80 >> (p % 8)) != 0)
-            .collect();
-        let count = present.iter().filter(|&&b| b).count();
-        let mut got = Values::for_type(t).unwrap();
-        decode_exact(C, t, stream, count, &mut got).unwrap();
+        let page = page(&file, off, len);
+        let (stream, count) = (page.stream, page.count);
+        let got = dec_exact(C, t, stream, count);
         // The sentinel test alone finds the end here too: no page is ambiguous.
         let mut up_to = Values::for_type(t).unwrap();
         decode(C, t, stream, count, &mut up_to).unwrap();
         assert_eq!(format!("{up_to:?}"), format!("{got:?}"), "{column} @{off}");
         let start = next_row.entry(column).or_insert(0usize);
-        let mut k = 0;
-        for (p, &is) in present.iter().enumerate() {
-            let want = &rows[*start + p]["fields"][column];
-            if !is {
-                assert!(want.is_null(), "{column} row {}", *start + p);
-                continue;
-            }
-            let ok = match &got {
-                Values::Int32(v) if t == DataType::Date => {
-                    want.as_str()
-                        .unwrap()
-                        .replace('-', "")
-                        .parse::<i32>()
-                        .unwrap()
-                        == v[k]
-                }
-                Values::Int32(v) => want.as_i64() == Some(v[k] as i64),
-                Values::Int64(v) => want.as_i64() == Some(v[k]),
-                Values::Float(v) => json_f64(want).to_bits() == (v[k] as f64).to_bits(),
-                Values::Double(v) => json_f64(want).to_bits() == v[k].to_bits(),
-                _ => unreachable!(),
-            };
-            assert!(ok, "{column} row {}: want {want}", *start + p);
-            k += 1;
-        }
-        *start += positions;
+        assert_page_rows_bits(&page, t, &got, &rows, *start, column);
+        *start += page.positions;
         let mut again = Vec::new();
         encode(C, t, &got, &EncodeOptions::default(), &mut again).unwrap();
         // C++ stores the canonical NaN as is; we store another NaN (see the module doc).
@@ -275,33 +213,21 @@ fn cpp_pages_decode_and_reencode_identically() {
     assert!(same >= 14, "only {same} pages compared");
 }
 
-fn json_f64(w: &serde_json::Value) -> f64 {
-    match w.as_str() {
-        Some("NaN") => f64::NAN,
-        Some("Infinity") => f64::INFINITY,
-        Some("-Infinity") => f64::NEG_INFINITY,
-        _ => w.as_f64().unwrap(),
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Corrupt streams
-
-fn decode_err(t: DataType, stream: &[u8]) -> colfile::Error {
-    let mut out = Values::for_type(t).unwrap();
-    decode(C, t, stream, 1000, &mut out).unwrap_err()
-}
 
 #[test]
 fn corrupt_streams_are_errors() {
     // '10' before any leading-zero count.
     let e = decode_err(
+        C,
         DataType::Int32,
         &bits("00000000000000000000000000000101 10 000000"),
     );
     assert!(e.to_string().contains("'10'"), "{e}");
     // '01' with code 7 (24 leading zeros) and 20 meaningful bits: 44 > 32.
     let e = decode_err(
+        C,
         DataType::Int32,
         &bits("00000000000000000000000000000101 01 000000 111 10100 00000000"),
     );
@@ -324,25 +250,28 @@ fn corrupt_streams_are_errors() {
 // ---------------------------------------------------------------------------------------
 // Property round trips
 
-/// Values whose low bits repeat, so ring matches (case '01') are common.
-fn keyed32() -> impl Strategy<Value = Vec<i32>> {
+/// Values whose low bits repeat, so ring matches (case '01') are common: `hi << shift | lo`
+/// for small `hi` and `lo`, any value and the extremes `min` and `max`.
+fn keyed<T>(shift: u32, min: T, max: T) -> impl Strategy<Value = Vec<T>>
+where
+    T: Arbitrary + Clone + std::fmt::Debug + From<i8> + Shl<u32, Output = T> + BitOr<Output = T>,
+    Range<T>: Strategy<Value = T>,
+{
     let v = prop_oneof![
-        (0i32..8, 0i32..4).prop_map(|(hi, lo)| hi << 20 | lo),
-        any::<i32>(),
-        Just(i32::MIN),
-        Just(i32::MAX),
+        (T::from(0)..T::from(8), T::from(0)..T::from(4)).prop_map(move |(hi, lo)| hi << shift | lo),
+        any::<T>(),
+        Just(min),
+        Just(max),
     ];
-    super::runs(v, 4, 200)
+    runs(v, 4, 200)
+}
+
+fn keyed32() -> impl Strategy<Value = Vec<i32>> {
+    keyed(20, i32::MIN, i32::MAX)
 }
 
 fn keyed64() -> impl Strategy<Value = Vec<i64>> {
-    let v = prop_oneof![
-        (0i64..8, 0i64..4).prop_map(|(hi, lo)| hi << 40 | lo),
-        any::<i64>(),
-        Just(i64::MIN),
-        Just(i64::MAX),
-    ];
-    super::runs(v, 4, 200)
+    keyed(40, i64::MIN, i64::MAX)
 }
 
 /// Raw bits, except the canonical NaN, which CHIMP stores as the NaN with payload 1.
@@ -370,23 +299,14 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     #[test]
-    fn integers_round_trip(a in super::int32s(), b in super::int64s(), c in keyed32(), d in keyed64()) {
-        for v in [a, c] {
-            let v = Values::Int32(v);
-            for t in [DataType::Int32, DataType::Date] {
-                prop_assert_eq!(&round_trip(C, t, &v), &v);
-            }
-        }
-        for v in [b, d] {
-            let v = Values::Int64(v);
-            for t in [DataType::Int64, DataType::Timestamp] {
-                prop_assert_eq!(&round_trip(C, t, &v), &v);
-            }
+    fn integers_round_trip(a in int32s(), b in int64s(), c in keyed32(), d in keyed64()) {
+        for (v32, v64) in [(a, b), (c, d)] {
+            ints_round_trip(C, &v32, &v64, &[DataType::Int64, DataType::Timestamp])?;
         }
     }
 
     #[test]
-    fn floats_round_trip(d in super::f64s(), f in super::f32s()) {
+    fn floats_round_trip(d in f64s(), f in f32s()) {
         let vd = Values::Double(d);
         prop_assert_eq!(stored_bits(&round_trip(C, DataType::Double, &vd)), stored_bits(&vd));
         let vf = Values::Float(f);

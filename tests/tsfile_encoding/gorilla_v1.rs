@@ -3,9 +3,11 @@
 //! property round trips for FLOAT and DOUBLE, and corrupt streams. There is no C++ codec,
 //! so these byte vectors are the interop check.
 
-use super::{canonical, dec, enc, hex, round_trip};
+use crate::helpers::{
+    bits, canonical, dec, dec_exact, enc, f32s, f64s, hex, java_hybrid_ints, round_trip,
+};
 use colfile::format::tsfile::{DataType, Encoding};
-use colfile::tsfile::encoding::{decode, decode_exact};
+use colfile::tsfile::encoding::decode;
 use colfile::tsfile::Values;
 use proptest::prelude::*;
 
@@ -14,23 +16,13 @@ const G: Encoding = Encoding::GorillaV1;
 /// Hex bytes followed by a string of `0`/`1` fields (spaces ignored), packed MSB first;
 /// the bits must make whole bytes, so every test spells out its padding.
 fn stream(bytes: &str, fields: &str) -> Vec<u8> {
-    let b: Vec<u8> = fields
-        .bytes()
-        .filter(|c| !c.is_ascii_whitespace())
-        .collect();
-    assert_eq!(b.len() % 8, 0, "{} bits", b.len());
     let mut out = hex(bytes);
-    out.extend(
-        b.chunks(8)
-            .map(|c| c.iter().fold(0u8, |acc, &d| acc << 1 | (d - b'0'))),
-    );
+    out.extend(bits(fields));
     out
 }
 
 fn exact(t: DataType, s: &[u8], n: usize) -> Values {
-    let mut out = Values::for_type(t).unwrap();
-    decode_exact(G, t, s, n, &mut out).unwrap();
-    out
+    dec_exact(G, t, s, n)
 }
 
 #[test]
@@ -110,17 +102,12 @@ fn java_float_and_double_sequences_round_trip() {
             .collect(),
     );
     assert_eq!(round_trip(G, DataType::Double, &d), d);
-    let (mut h, mut count, mut start) = (vec![], 11, 2000);
-    for _ in 0..50 {
-        for step in [0, 3] {
-            for _ in 0..count {
-                h.push(start as f32 / 10_000.0);
-                start += step;
-            }
-        }
-        count += 2;
-    }
-    let h = Values::Float(h);
+    let h = Values::Float(
+        java_hybrid_ints()
+            .iter()
+            .map(|&x| x as f32 / 10_000.0)
+            .collect(),
+    );
     assert_eq!(round_trip(G, DataType::Float, &h), h);
 }
 
@@ -165,7 +152,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     #[test]
-    fn floats_round_trip(d in super::f64s(), f in super::f32s()) {
+    fn floats_round_trip(d in f64s(), f in f32s()) {
         for (t, v) in [(DataType::Double, Values::Double(d)), (DataType::Float, Values::Float(f))] {
             // By count every value comes back, NaNs as the canonical NaN.
             let b = enc(G, t, &v);

@@ -4,22 +4,17 @@
 //! the C++-written `enc_rlbe.tsfile` pages decoded and re-encoded byte for byte, block
 //! boundaries, bit-exact property round trips for all six types, and corrupt streams.
 
-use super::{dec, enc, hex, round_trip};
+use crate::helpers::{
+    assert_page_rows_bits, bits64, check, d1_rows, dec, dec_exact, enc, f32s, f64s, fixture, hex,
+    int32s, int64s, ints_round_trip, java_hybrid_ints, page, round_trip,
+};
 use colfile::format::tsfile::{DataType, Encoding};
-use colfile::tsfile::encoding::{decode, decode_exact, encode, EncodeOptions};
+use colfile::tsfile::encoding::{decode, encode, EncodeOptions};
 use colfile::tsfile::Values;
 use colfile::ErrorKind;
 use proptest::prelude::*;
 
 const R: Encoding = Encoding::Rlbe;
-
-fn check(t: DataType, v: Values, stream: &[u8]) {
-    assert_eq!(enc(R, t, &v), stream, "{t} {v:?}");
-    assert_eq!(dec(R, t, stream), v, "{t}");
-    let mut out = Values::for_type(t).unwrap();
-    decode_exact(R, t, stream, v.len(), &mut out).unwrap();
-    assert_eq!(out, v);
-}
 
 #[test]
 fn hand_worked_streams() {
@@ -27,6 +22,7 @@ fn hand_worked_streams() {
     // F1 → '1' + '1', value 111. Segment L=2: 000010, run 2 = F2 → '01' + '1', values 10 10.
     // 00001111 11100001 00111010.
     check(
+        R,
         DataType::Int32,
         Values::Int32(vec![7, 9, 11]),
         &hex("00000003 0f e1 3a"),
@@ -34,6 +30,7 @@ fn hand_worked_streams() {
     // [0, -1]: 0 is L=1 (000001 11 0); -1 is L=32 (100000 11) written with its sign bit
     // clear, as Java's `(v & 1 << 31) > 0` does: 0 then 31 ones; 7 bits of padding.
     check(
+        R,
         DataType::Int32,
         Values::Int32(vec![0, -1]),
         &hex("00000002 07 41 bf ff ff ff 80"),
@@ -41,12 +38,14 @@ fn hand_worked_streams() {
     // testZeroNumber (DOUBLE): three 0.0s are one segment: L=1 in 7 bits (0000001), run 3
     // = F3 → '001' + '1', values 0 0 0, 2 bits of padding: 00000010 01100000.
     check(
+        R,
         DataType::Double,
         Values::Double(vec![0.0; 3]),
         &hex("00000003 02 60"),
     );
     // The same for INT64 and TIMESTAMP (same 7-bit length codes).
     check(
+        R,
         DataType::Timestamp,
         Values::Int64(vec![0; 3]),
         &hex("00000003 02 60"),
@@ -59,6 +58,7 @@ fn float_deltas_are_bit_pattern_deltas_as_in_cpp() {
     // zeros), then the integer delta 0x40000000 - 0x3f800000 = 0x00800000 (L=24: 011000
     // 11, then 1 and 23 zeros), 2 bits of padding.
     check(
+        R,
         DataType::Float,
         Values::Float(vec![1.0, 2.0]),
         &hex("00000002 7b fe 00 00 01 8e 00 00 00"),
@@ -114,16 +114,7 @@ fn blocks_hold_ten_thousand_values() {
 fn java_hybrid_lists_round_trip() {
     // RLBEDecoderTest.setUp's float list (constant runs and +3 ramps, / 10000), repeated
     // pages as in testFloatRepeat, and the integer list behind it.
-    let mut ints = Vec::new();
-    let (mut count, mut start) = (11, 2000);
-    for _ in 0..50 {
-        ints.extend(std::iter::repeat_n(start, count));
-        for _ in 0..count {
-            ints.push(start);
-            start += 3;
-        }
-        count += 2;
-    }
+    let ints = java_hybrid_ints();
     let v = Values::Float(ints.iter().map(|&x| x as f32 / 10000.0).collect());
     assert_eq!(round_trip(R, DataType::Float, &v), v);
     let v = Values::Double(ints.iter().map(|&x| x as f64 / 1e15).collect());
@@ -160,65 +151,18 @@ const PAGES: &[(&str, DataType, usize, usize)] = &[
     ("v_timestamp", DataType::Timestamp, 13284, 288),
 ];
 
-fn json_f64(w: &serde_json::Value) -> f64 {
-    match w.as_str() {
-        Some("NaN") => f64::NAN,
-        Some("Infinity") => f64::INFINITY,
-        Some("-Infinity") => f64::NEG_INFINITY,
-        _ => w.as_f64().unwrap(),
-    }
-}
-
 #[test]
 fn cpp_pages_decode_and_reencode_identically() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/");
-    let file = std::fs::read(format!("{dir}enc_rlbe.tsfile")).unwrap();
-    let rows: Vec<serde_json::Value> =
-        std::fs::read_to_string(format!("{dir}enc_rlbe.expected.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|r| r["kind"] == "row" && r["tags"]["dev"] == "d1")
-            .collect();
+    let file = fixture("enc_rlbe");
+    let rows = d1_rows("enc_rlbe");
     let mut next_row = std::collections::HashMap::new();
     for &(column, t, off, len) in PAGES {
-        let page = &file[off..off + len];
-        let positions = u32::from_be_bytes(page[..4].try_into().unwrap()) as usize;
-        let bitmap = &page[4..4 + positions.div_ceil(8)];
-        let stream = &page[4 + positions.div_ceil(8)..];
-        let present: Vec<bool> = (0..positions)
-            .map(|p| bitmap[p / 8] & (0x80 >> (p % 8)) != 0)
-            .collect();
-        let count = present.iter().filter(|&&b| b).count();
-        let mut got = Values::for_type(t).unwrap();
-        decode_exact(R, t, stream, count, &mut got).unwrap();
+        let page = page(&file, off, len);
+        let stream = page.stream;
+        let got = dec_exact(R, t, stream, page.count);
         let start = next_row.entry(column).or_insert(0usize);
-        let mut k = 0;
-        for (p, &is) in present.iter().enumerate() {
-            let want = &rows[*start + p]["fields"][column];
-            if !is {
-                assert!(want.is_null(), "{column} row {}", *start + p);
-                continue;
-            }
-            let ok = match &got {
-                Values::Int32(v) if t == DataType::Date => {
-                    want.as_str()
-                        .unwrap()
-                        .replace('-', "")
-                        .parse::<i32>()
-                        .unwrap()
-                        == v[k]
-                }
-                Values::Int32(v) => want.as_i64() == Some(v[k] as i64),
-                Values::Int64(v) => want.as_i64() == Some(v[k]),
-                Values::Float(v) => json_f64(want).to_bits() == (v[k] as f64).to_bits(),
-                Values::Double(v) => json_f64(want).to_bits() == v[k].to_bits(),
-                _ => unreachable!(),
-            };
-            assert!(ok, "{column} row {}: want {want}", *start + p);
-            k += 1;
-        }
-        *start += positions;
+        assert_page_rows_bits(&page, t, &got, &rows, *start, column);
+        *start += page.positions;
         let mut again = Vec::new();
         encode(R, t, &got, &EncodeOptions::default(), &mut again).unwrap();
         assert!(
@@ -263,35 +207,20 @@ fn corrupt_streams_are_errors() {
 // ---------------------------------------------------------------------------------------
 // Properties
 
-fn raw_bits(v: &Values) -> Vec<u64> {
-    match v {
-        Values::Float(v) => v.iter().map(|x| x.to_bits() as u64).collect(),
-        Values::Double(v) => v.iter().map(|x| x.to_bits()).collect(),
-        _ => unreachable!(),
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     #[test]
-    fn integers_round_trip(v32 in super::int32s(), v64 in super::int64s()) {
-        for t in [DataType::Int32, DataType::Date] {
-            let v = Values::Int32(v32.clone());
-            prop_assert_eq!(round_trip(R, t, &v), v);
-        }
-        for t in [DataType::Int64, DataType::Timestamp] {
-            let v = Values::Int64(v64.clone());
-            prop_assert_eq!(round_trip(R, t, &v), v);
-        }
+    fn integers_round_trip(v32 in int32s(), v64 in int64s()) {
+        ints_round_trip(R, &v32, &v64, &[DataType::Int64, DataType::Timestamp])?;
     }
 
     /// FLOAT/DOUBLE are exact, NaN payloads included: the deltas are taken on bit patterns.
     #[test]
-    fn floats_round_trip_bit_exactly(d in super::f64s(), f in super::f32s()) {
+    fn floats_round_trip_bit_exactly(d in f64s(), f in f32s()) {
         let v = Values::Double(d);
-        prop_assert_eq!(raw_bits(&round_trip(R, DataType::Double, &v)), raw_bits(&v));
+        prop_assert_eq!(bits64(&round_trip(R, DataType::Double, &v)), bits64(&v));
         let v = Values::Float(f);
-        prop_assert_eq!(raw_bits(&round_trip(R, DataType::Float, &v)), raw_bits(&v));
+        prop_assert_eq!(bits64(&round_trip(R, DataType::Float, &v)), bits64(&v));
     }
 }

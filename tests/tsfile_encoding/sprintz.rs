@@ -4,28 +4,24 @@
 //! pages (byte for byte where C++ 2.5 and Java agree), property round trips for all six
 //! types, and corrupt streams.
 
-use super::{dec, enc, hex, round_trip};
+use crate::helpers::{
+    check, d1_rows, dec, dec_exact, decode_err, enc, f32s, f64s, fixture, hex, int32s, int64s,
+    ints_round_trip, java_hybrid_ints, nans_as, page, round_trip,
+};
 use colfile::format::tsfile::{DataType, Encoding};
-use colfile::tsfile::encoding::{decode, decode_exact, encode, EncodeOptions};
+use colfile::tsfile::encoding::{encode, EncodeOptions};
 use colfile::tsfile::Values;
 use colfile::ErrorKind;
 use proptest::prelude::*;
 
 const S: Encoding = Encoding::Sprintz;
 
-fn check(t: DataType, v: Values, stream: &[u8]) {
-    assert_eq!(enc(S, t, &v), stream, "{t} {v:?}");
-    assert_eq!(dec(S, t, stream), v, "{t}");
-    let mut out = Values::for_type(t).unwrap();
-    decode_exact(S, t, stream, v.len(), &mut out).unwrap();
-    assert_eq!(out, v);
-}
-
 #[test]
 fn java_single_values() {
     // testIntSingleValue: one value is a raw block `0x81` and an RLE stream: width 10
     // (777 = 0b1100001001), one bit-packed group (header 03, 1 valid), 10 packed bytes.
     check(
+        S,
         DataType::Int32,
         Values::Int32(vec![777]),
         &hex("81 0d 0a 03 01 c240 0000000000000000"),
@@ -33,11 +29,17 @@ fn java_single_values() {
     // testLongSingleValue: 2^31 + 9 needs 32 bits: 32 packed bytes, body 0x23 long.
     let mut long = hex("81 23 20 03 01 80000009");
     long.extend([0; 28]);
-    check(DataType::Int64, Values::Int64(vec![(1 << 31) + 9]), &long);
+    check(
+        S,
+        DataType::Int64,
+        Values::Int64(vec![(1 << 31) + 9]),
+        &long,
+    );
     // testFloatSingleValue: a GORILLA stream: 0x7f7fffff, then the sentinel 0x7fc00000
     // XORs to 0x00bfffff: '11', 8 leading zeros (01000), 24 bits (10111), the bits, and
     // 4 padding bits.
     check(
+        S,
         DataType::Float,
         Values::Float(vec![f32::MAX]),
         &hex("81 7f7fffff d17bfffff0"),
@@ -45,12 +47,14 @@ fn java_single_values() {
     // testDoubleSingleValue: XOR 0x0017ffffffffffff: '11', 11 (001011), 53 - 1 (110100),
     // 53 bits, 5 padding bits.
     check(
+        S,
         DataType::Double,
         Values::Double(vec![f64::MAX]),
         &hex("81 7fefffffffffffff cbd2ffffffffffffe0"),
     );
     // testFloatZeroNumber: 0 raw, '0', '0', then the sentinel: '11' 00001 01000 and 9 ones.
     check(
+        S,
         DataType::Float,
         Values::Float(vec![0.0; 3]),
         &hex("83 00000000 30a3fe"),
@@ -65,6 +69,7 @@ fn java_arithmetic_sequences() {
     // are raw: RLE width 6, one group of 7 valid: 25 27 29 31 33 35 37 0 in 6 bits each.
     let v32: Vec<i32> = (0..16).map(|i| 7 + 2 * i).collect();
     check(
+        S,
         DataType::Int32,
         Values::Int32(v32),
         &hex("02 07 ffff  87 09 06 03 07 65b75f863940"),
@@ -72,12 +77,18 @@ fn java_arithmetic_sequences() {
     // testLong: the same with LongFire(3) (alpha * 2 >> 16 = 0) and an 8-byte anchor.
     let v64: Vec<i64> = (0..16).map(|i| 7 + 2 * i).collect();
     check(
+        S,
         DataType::Int64,
         Values::Int64(v64),
         &hex("02 0000000000000007 ffff  87 09 06 03 07 65b75f863940"),
     );
     // 9 equal values: residuals 0, width 1, one zero byte.
-    check(DataType::Date, Values::Int32(vec![5; 9]), &hex("01 05 00"));
+    check(
+        S,
+        DataType::Date,
+        Values::Int32(vec![5; 9]),
+        &hex("01 05 00"),
+    );
 }
 
 #[test]
@@ -98,16 +109,7 @@ fn java_iteration_counts_round_trip() {
 #[test]
 fn java_hybrid_lists_round_trip_negated_too() {
     // SprintzDecoderTest.setUp: 50 rounds of a constant run then a +3 ramp.
-    let mut ints = Vec::new();
-    let (mut count, mut start) = (11, 2000);
-    for _ in 0..50 {
-        ints.extend(std::iter::repeat_n(start, count));
-        for _ in 0..count {
-            ints.push(start);
-            start += 3;
-        }
-        count += 2;
-    }
+    let ints = java_hybrid_ints();
     for sign in [1, -1] {
         let i: Vec<i32> = ints.iter().map(|&x| sign * x).collect();
         let v = Values::Int32(i.clone());
@@ -227,37 +229,24 @@ fn blocks(stream: &[u8], wide: bool) -> Vec<&[u8]> {
 
 #[test]
 fn cpp_pages_decode_and_reencode_where_cpp_agrees_with_java() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/");
-    let file = std::fs::read(format!("{dir}enc_sprintz.tsfile")).unwrap();
-    let rows: Vec<serde_json::Value> =
-        std::fs::read_to_string(format!("{dir}enc_sprintz.expected.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|r| r["kind"] == "row" && r["tags"]["dev"] == "d1")
-            .collect();
+    let file = fixture("enc_sprintz");
+    let rows = d1_rows("enc_sprintz");
     let cpp_options = EncodeOptions::default().with_rle_runs(false);
     let mut next_row = std::collections::HashMap::new();
     let (mut same_blocks, mut diverging) = (0, 0);
     for &(column, t, off, len) in PAGES {
-        let page = &file[off..off + len];
-        let positions = u32::from_be_bytes(page[..4].try_into().unwrap()) as usize;
-        let bitmap = &page[4..4 + positions.div_ceil(8)];
-        let stream = &page[4 + positions.div_ceil(8)..];
-        let present: Vec<bool> = (0..positions)
-            .map(|p| bitmap[p / 8] & (0x80 >> (p % 8)) != 0)
-            .collect();
+        let page = page(&file, off, len);
+        let stream = page.stream;
         let start = next_row.entry(column).or_insert(0usize);
-        let want: Vec<i64> = present
+        let want: Vec<i64> = page
+            .present
             .iter()
             .enumerate()
             .filter(|(_, &is)| is)
             .map(|(p, _)| rows[*start + p]["fields"][column].as_i64().unwrap())
             .collect();
-        *start += positions;
-        let mut got = Values::for_type(t).unwrap();
-        decode_exact(S, t, stream, want.len(), &mut got).unwrap();
-        let got: Vec<i64> = match got {
+        *start += page.positions;
+        let got: Vec<i64> = match dec_exact(S, t, stream, want.len()) {
             Values::Int32(v) => v.into_iter().map(i64::from).collect(),
             Values::Int64(v) => v,
             _ => unreachable!(),
@@ -290,9 +279,7 @@ fn cpp_pages_decode_and_reencode_where_cpp_agrees_with_java() {
             }
         }
         // What we write reads back exactly.
-        let mut back = Values::for_type(t).unwrap();
-        decode_exact(S, t, &ours, want.len(), &mut back).unwrap();
-        assert_eq!(back, wanted);
+        assert_eq!(dec_exact(S, t, &ours, want.len()), wanted);
     }
     // Values around ±10^12 (rows 150..200 and 450..500 of each 256) diverge.
     assert!(
@@ -303,11 +290,6 @@ fn cpp_pages_decode_and_reencode_where_cpp_agrees_with_java() {
 
 // ---------------------------------------------------------------------------------------
 // Corrupt streams
-
-fn decode_err(t: DataType, stream: &[u8]) -> colfile::Error {
-    let mut out = Values::for_type(t).unwrap();
-    decode(S, t, stream, 1000, &mut out).unwrap_err()
-}
 
 #[test]
 fn corrupt_streams_are_errors() {
@@ -321,7 +303,7 @@ fn corrupt_streams_are_errors() {
         (DataType::Int32, "82 04 01 03 01 00"),  // raw block of 2 holding 1
         (DataType::Float, "82 00000000 30a3fe"), // GORILLA tail of 3 for 2
     ] {
-        let e = decode_err(t, &hex(s));
+        let e = decode_err(S, t, &hex(s));
         assert!(
             matches!(
                 e.kind(),
@@ -346,25 +328,16 @@ proptest! {
 
     /// Integers always round-trip (groups Java or C++ 2.5 would misread are raw blocks).
     #[test]
-    fn integers_round_trip(v32 in super::int32s(), v64 in super::int64s()) {
-        for t in [DataType::Int32, DataType::Date] {
-            let v = Values::Int32(v32.clone());
-            prop_assert_eq!(round_trip(S, t, &v), v);
-        }
-        for t in [DataType::Int64, DataType::Timestamp] {
-            let v = Values::Int64(v64.clone());
-            prop_assert_eq!(round_trip(S, t, &v), v);
-        }
+    fn integers_round_trip(v32 in int32s(), v64 in int64s()) {
+        ints_round_trip(S, &v32, &v64, &[DataType::Int64, DataType::Timestamp])?;
     }
 
     /// Floats read back bit-exactly, except that NaNs come back as the canonical NaN.
     #[test]
-    fn floats_round_trip(d in super::f64s(), f in super::f32s()) {
+    fn floats_round_trip(d in f64s(), f in f32s()) {
         let cases = [(DataType::Double, Values::Double(d)), (DataType::Float, Values::Float(f))];
         for (t, v) in cases {
-            let b = enc(S, t, &v);
-            let mut out = Values::for_type(t).unwrap();
-            decode_exact(S, t, &b, v.len(), &mut out).unwrap();
+            let out = dec_exact(S, t, &enc(S, t, &v), v.len());
             prop_assert_eq!(canonical_bits(&out), canonical_bits(&v));
         }
     }
@@ -387,27 +360,5 @@ proptest! {
 
 /// Bit patterns with every NaN replaced by the canonical one.
 fn canonical_bits(v: &Values) -> Vec<u64> {
-    match v {
-        Values::Float(v) => v
-            .iter()
-            .map(|x| {
-                if x.is_nan() {
-                    0x7fc0_0000
-                } else {
-                    x.to_bits() as u64
-                }
-            })
-            .collect(),
-        Values::Double(v) => v
-            .iter()
-            .map(|x| {
-                if x.is_nan() {
-                    0x7ff8_0000_0000_0000
-                } else {
-                    x.to_bits()
-                }
-            })
-            .collect(),
-        _ => unreachable!(),
-    }
+    nans_as(v, 0x7fc0_0000, 0x7ff8_0000_0000_0000)
 }

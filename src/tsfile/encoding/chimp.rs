@@ -33,7 +33,7 @@
 //! followed by 1..=8 is the end: [`Mode::UpTo`] reads such pages exactly, unambiguously.
 
 use super::bits::{BitReader, BitWriter};
-use super::framing::{close_page, decode_framed, offset, Framing};
+use super::framing::{close_page, decode_framed, offset, sentinel_ended};
 use super::gorilla::Mode;
 use crate::{Error, Result};
 
@@ -186,13 +186,7 @@ pub(crate) fn decode<T, const W: u32>(
     conv: impl Fn(u64) -> T,
     out: &mut Vec<T>,
 ) -> Result<()> {
-    let framing = Framing {
-        name: "CHIMP",
-        stream: "CHIMP stream",
-        first_le: false,
-        is_end: |v| v == sentinel,
-        pad: 1..=8,
-    };
+    let framing = sentinel_ended("CHIMP", "CHIMP stream", sentinel);
     let log2 = Params::<W>::LOG2;
     let sig_bits = Params::<W>::SIG_BITS;
     let case01 = Params::<W>::CASE01;

@@ -2,8 +2,9 @@
 //! stream is the first value raw, then one XOR code per value, ended by an end marker (the
 //! type's sentinel, or any NaN for GORILLA_V1) encoded as one more value and padding to
 //! the byte. [`decode_framed`] drives a codec's per-value step and applies the end rules of
-//! both [`Mode`]s; [`close_page`] writes GORILLA/CHIMP's page end; [`nan_safe`] is the
-//! FLOAT/DOUBLE mapping that keeps data NaNs from looking like the sentinel.
+//! both [`Mode`]s; [`close_page`] writes GORILLA/CHIMP's page end and [`sentinel_ended`]
+//! describes it to their decoders; [`nan_safe`] is the FLOAT/DOUBLE mapping that keeps data
+//! NaNs from looking like the sentinel.
 //!
 //! End rules: [`Mode::UpTo`] stops at an end marker followed by no more bits than the
 //! padding can hold (a marker with more after it is data, as the C++ writer stores such
@@ -30,6 +31,22 @@ pub(crate) struct Framing<E> {
     /// How many bits may follow the end marker: `1..=8` where the final byte is always
     /// written (GORILLA, CHIMP), `0..=7` where it is only written when partial (GORILLA_V1).
     pub(crate) pad: RangeInclusive<u64>,
+}
+
+/// The framing of GORILLA and CHIMP pages: the first value MSB first, ended by `sentinel`
+/// and the padding [`close_page`] writes (1 to 8 bits: the final byte is always written).
+pub(crate) fn sentinel_ended(
+    name: &'static str,
+    stream: &'static str,
+    sentinel: u64,
+) -> Framing<impl Fn(u64) -> bool> {
+    Framing {
+        name,
+        stream,
+        first_le: false,
+        is_end: move |v| v == sentinel,
+        pad: 1..=8,
+    }
 }
 
 /// The byte offset of `r`'s position, for errors (`base` is the offset of the first byte).

@@ -15,7 +15,7 @@
 //! page end live in [`framing`](super::framing), shared with CHIMP and GORILLA_V1.
 
 use super::bits::{BitReader, BitWriter};
-use super::framing::{close_page, decode_framed, offset, Framing};
+use super::framing::{close_page, decode_framed, offset, sentinel_ended};
 use crate::{Error, Result};
 
 /// How the end of a stream is found.
@@ -104,13 +104,7 @@ pub(crate) fn decode<T, const W: u32>(
     conv: impl Fn(u64) -> T,
     out: &mut Vec<T>,
 ) -> Result<()> {
-    let framing = Framing {
-        name: "GORILLA",
-        stream: "GORILLA stream",
-        first_le: false,
-        is_end: |v| v == sentinel,
-        pad: 1..=8,
-    };
+    let framing = sentinel_ended("GORILLA", "GORILLA stream", sentinel);
     let f = field_bits(W);
     let field_mask = (1u64 << f) - 1;
     // A '10' before any '11' has no window yet: `sig == 0` marks that.
