@@ -64,13 +64,13 @@ impl DeviceScan {
         codecs: &mut PageCodecs,
         ex: &mut Explain,
     ) -> Result<Option<DeviceBatch>> {
-        let device = self.plan.device.to_string();
         let result = if self.plan.time.is_some() {
             self.next_aligned(r, q, codecs, ex)
         } else {
             self.next_non_aligned(r, q, codecs, ex)
         };
-        result.map_err(|e| e.in_series(|| device))
+        // The device name is only spelled out for an error, not for every batch.
+        result.map_err(|e| e.in_series(|| self.plan.device.to_string()))
     }
 
     fn next_aligned<S: ByteSource>(
