@@ -53,8 +53,6 @@ pub(crate) fn encode<const W: u32>(
     let mut w = BitWriter::new(out);
     w.put(first, W);
     let (mut stored, mut stored_lz, mut stored_tz) = (first, u32::MAX, 0u32);
-    // Each code is written with as few `put`s as fit in 64 bits: the control bits and the
-    // meaningful bits together when they do.
     let mut push = |w: &mut BitWriter<'_>, v: u64| {
         let x = stored ^ v;
         stored = v;
@@ -65,24 +63,14 @@ pub(crate) fn encode<const W: u32>(
         let lz = x.leading_zeros() - (64 - W);
         let tz = x.trailing_zeros();
         if lz >= stored_lz && tz >= stored_tz {
-            let n = W - stored_lz - stored_tz;
-            let bits = x >> stored_tz;
-            if n <= 62 {
-                w.put((0b10 << n) | bits, n + 2);
-            } else {
-                w.put(0b10, 2);
-                w.put(bits, n);
-            }
+            w.put(0b10, 2);
+            w.put(x >> stored_tz, W - stored_lz - stored_tz);
         } else {
             let sig = W - lz - tz;
-            let control = (0b11 << (2 * f)) | ((lz as u64) << f) | (sig - 1) as u64;
-            let bits = x >> tz;
-            if sig + 2 + 2 * f <= 64 {
-                w.put((control << sig) | bits, sig + 2 + 2 * f);
-            } else {
-                w.put(control, 2 + 2 * f);
-                w.put(bits, sig);
-            }
+            w.put(0b11, 2);
+            w.put(lz as u64, f);
+            w.put((sig - 1) as u64, f);
+            w.put(x >> tz, sig);
             (stored_lz, stored_tz) = (lz, tz);
         }
     };
