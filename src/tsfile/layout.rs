@@ -322,6 +322,9 @@ pub struct NodeLayout {
     pub depth: usize,
     /// The device whose measurement tree holds the node (`None` at device level).
     pub device: Option<DeviceId>,
+    /// The entry that points at the node: (index of the parent in [`IndexLayout::nodes`],
+    /// entry index within it); `None` for a table root.
+    pub parent: Option<(usize, usize)>,
     /// The parsed node.
     pub node: MetadataIndexNode,
 }
@@ -335,6 +338,9 @@ pub struct SeriesLayout {
     pub table: String,
     /// The device it belongs to (the LEAF_DEVICE entry above it).
     pub device: DeviceId,
+    /// The LEAF_MEASUREMENT entry whose run holds it: (index of the node in
+    /// [`IndexLayout::nodes`], entry index within it).
+    pub parent: (usize, usize),
     /// The parsed entry.
     pub metadata: TimeseriesMetadata,
 }
@@ -378,9 +384,10 @@ pub fn index_layout<S: ByteSource + ?Sized>(src: &S, meta: &FileMetadata) -> Res
             range: None,
             depth: 0,
             device: None,
+            parent: None,
             node: root.clone(),
         });
-        w.node(table, root, 0, None)?;
+        w.node(table, w.out.nodes.len() - 1, root, 0, None)?;
     }
     Ok(w.out)
 }
@@ -393,15 +400,35 @@ struct Walk<'a, S: ?Sized> {
 }
 
 impl<S: ByteSource + ?Sized> Walk<'_, S> {
+    /// Walks the children of `node`, which is `self.out.nodes[this]`.
     fn node(
         &mut self,
         table: &str,
+        this: usize,
         node: &MetadataIndexNode,
         depth: usize,
         device: Option<&DeviceId>,
     ) -> Result<()> {
         for i in 0..node.entries.len() {
-            let range = self.meta.child_range(node, i)?;
+            let range = self.meta.child_range(node, i).map_err(|e| {
+                let n = &self.out.nodes[this];
+                let (s, what) = match n.range {
+                    Some((s, _)) => (s, format!("node at byte {s}")),
+                    None => (self.meta.footer_start(), "root (in the footer)".to_owned()),
+                };
+                let msg = match e.kind() {
+                    ErrorKind::Corrupt { message, .. } => message.clone(),
+                    k => k.to_string(),
+                };
+                Error::corrupt(
+                    "tsfile",
+                    format!(
+                        "entry {i} of the {} {what} of table {table}: {msg}",
+                        node.node_type.name()
+                    ),
+                )
+                .at_offset(s)
+            })?;
             self.budget = self.budget.checked_sub(range.1 - range.0).ok_or_else(|| {
                 Error::corrupt(
                     "tsfile",
@@ -428,6 +455,7 @@ impl<S: ByteSource + ?Sized> Walk<'_, S> {
                         range: (at, ends.get(k).copied().unwrap_or(range.1)),
                         table: table.to_owned(),
                         device: dev.clone(),
+                        parent: (this, i),
                         metadata: tsm,
                     });
                 }
@@ -439,9 +467,11 @@ impl<S: ByteSource + ?Sized> Walk<'_, S> {
                 range: Some(range),
                 depth: depth + 1,
                 device: child_device.clone(),
+                parent: Some((this, i)),
                 node: child.clone(),
             });
-            self.node(table, &child, depth + 1, child_device.as_ref())?;
+            let child_at = self.out.nodes.len() - 1;
+            self.node(table, child_at, &child, depth + 1, child_device.as_ref())?;
         }
         Ok(())
     }

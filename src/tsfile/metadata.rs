@@ -432,15 +432,19 @@ impl FileMetadata {
         let (s, e) = node
             .child_range(i)
             .ok_or_else(|| Error::corrupt("tsfile", "index entry out of range"))?;
-        let ok = s > self.footer.meta_offset && e > s && (e as u64) <= self.footer_start;
-        if !ok {
-            return Err(Error::corrupt(
-                "tsfile",
-                format!("index child range {s}..{e} is outside the metadata region"),
-            )
-            .at_offset(s.max(0) as u64));
-        }
-        Ok((s as u64, e as u64))
+        let message = if e <= s {
+            let next = if i + 1 < node.entries.len() {
+                "the next entry's offset"
+            } else {
+                "the node's end_offset"
+            };
+            format!("child offset {s} is not before {next} {e}")
+        } else if s <= self.footer.meta_offset || (e as u64) > self.footer_start {
+            format!("index child range {s}..{e} is outside the metadata region")
+        } else {
+            return Ok((s as u64, e as u64));
+        };
+        Err(Error::corrupt("tsfile", message).at_offset(s.max(0) as u64))
     }
 
     fn region_len(&self) -> u64 {

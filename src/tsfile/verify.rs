@@ -1,12 +1,14 @@
 //! [`verify`]: a full consistency check of a TsFile (`colfile verify`). It decodes every
 //! page and recomputes the statistics of every page, chunk and series from the values, then
-//! checks them and the index against the data: the metadata index tree's key order and
-//! offsets, that every chunk is indexed exactly once under its own device, measurement and
+//! checks them and the index against the data: the metadata index tree's key order, offsets
+//! and first keys ([`tree`]), that every chunk is indexed exactly once under its own device, measurement and
 //! type, and that the Bloom filter admits every series. Each problem found is a [`Problem`]
 //! located by byte offset, device, measurement, chunk and page.
 //!
 //! Statistics are recomputed by [`recompute`](super::recompute), which
 //! [`recover`](mod@super::recover) shares.
+
+mod tree;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -16,7 +18,7 @@ use super::meta_json::statistics_json;
 use super::metadata::FileMetadata;
 use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
 use crate::format::tsfile::device::java_str_cmp;
-use crate::format::tsfile::{DataType, DeviceId, NodeEntries, Statistics};
+use crate::format::tsfile::{DataType, DeviceId, Statistics};
 use crate::source::ByteSource;
 use crate::{Error, ErrorKind, Limits, Result};
 
@@ -329,7 +331,12 @@ pub fn verify<S: ByteSource + ?Sized>(src: &S, opts: &VerifyOptions) -> Result<V
     match index_layout(src, &meta) {
         Ok(index) => check_index(&meta, &index, &mut found, &mut r, max),
         Err(e) if matches!(e.kind(), ErrorKind::Io(_)) => return Err(e),
-        Err(e) => r.push(max, Problem::from_error(Check::IndexOffset, &e)),
+        Err(e) => {
+            // The tree cannot be walked past this entry, so which chunks it indexes is
+            // unknown: listing every chunk as unindexed would bury the one real problem.
+            r.push(max, Problem::from_error(Check::IndexOffset, &e));
+            return Ok(r);
+        }
     }
     let mut unindexed: Vec<(&u64, &Found)> = found.iter().filter(|(_, f)| f.refs == 0).collect();
     unindexed.sort_by_key(|(o, _)| **o);
@@ -363,7 +370,8 @@ fn mismatch(
     )
 }
 
-/// Key order, chunk offsets, statistics and Bloom membership of every indexed series.
+/// The tree's nodes ([`tree`]), then key order, chunk offsets, statistics and Bloom
+/// membership of every indexed series.
 fn check_index(
     meta: &FileMetadata,
     index: &IndexLayout,
@@ -371,26 +379,7 @@ fn check_index(
     r: &mut VerifyReport,
     max: usize,
 ) {
-    for n in &index.nodes {
-        let at = n.range.map_or(meta.footer_start(), |(s, _)| s);
-        let unordered = match &n.node.entries {
-            NodeEntries::Device(v) => v
-                .windows(2)
-                .find(|w| w[0].device >= w[1].device)
-                .map(|w| (w[0].device.to_string(), w[1].device.to_string())),
-            NodeEntries::Measurement(v) => (v.windows(2))
-                .find(|w| java_str_cmp(&w[0].measurement, &w[1].measurement).is_ge())
-                .map(|w| (w[0].measurement.clone(), w[1].measurement.clone())),
-        };
-        if let Some((a, b)) = unordered {
-            let msg = format!(
-                "{} node of table {}: entry {a:?} is not before {b:?}",
-                n.node.node_type.name(),
-                n.table
-            );
-            r.push(max, Problem::new(Check::IndexOrder, msg).at(at));
-        }
-    }
+    tree::check_tree(meta, index, r, max);
     let bloom = meta.footer().bloom.as_ref();
     let mut prev: Option<(&str, &DeviceId, &str)> = None;
     let mut devices = 0u64;

@@ -264,3 +264,152 @@ fn damaged_bytes_never_panic() {
         }
     }
 }
+
+/// A table-model file of our writer with index fan-out 4: 260 devices of 20 fields (21
+/// series with the time column), so both levels have internal nodes (several levels of
+/// INTERNAL_DEVICE; each device an INTERNAL_MEASUREMENT root over 2 LEAF_MEASUREMENT nodes).
+fn deep_index_file() -> Vec<u8> {
+    let mut opts = WriterOptions::default();
+    opts.max_index_degree = 4;
+    let mut w = TsFileWriter::new(Vec::new(), opts).unwrap();
+    let mut cols = vec![TableColumn::new(
+        "dev",
+        DataType::String,
+        ColumnCategory::Tag,
+    )];
+    cols.extend(
+        (0..20)
+            .map(|m| TableColumn::new(&format!("m{m:02}"), DataType::Int64, ColumnCategory::Field)),
+    );
+    w.register_table(TableSchema::new("deep", cols)).unwrap();
+    for d in 0..260i64 {
+        let mut row = vec![Value::string(&format!("dev{d:03}"))];
+        row.extend((0..20).map(|m| Value::Int64(d * 100 + m)));
+        w.write_row("deep", d, &row).unwrap();
+    }
+    w.finish_into_inner().unwrap().0
+}
+
+/// Replaces the key `old` of the index entry at byte `at` by `new` (same length).
+fn alter_key(bytes: &[u8], at: u64, old: &str, new: &str) -> Vec<u8> {
+    assert_eq!(old.len(), new.len());
+    let at = at as usize;
+    let window = &bytes[at..at + 32];
+    let k = window
+        .windows(old.len())
+        .position(|w| w == old.as_bytes())
+        .unwrap_or_else(|| panic!("{old:?} not at byte {at}"));
+    let mut out = bytes.to_vec();
+    out[at + k..at + k + new.len()].copy_from_slice(new.as_bytes());
+    out
+}
+
+#[test]
+fn verify_checks_every_index_entry_key() {
+    use colfile::format::tsfile::{NodeEntries, NodeType};
+    use colfile::tsfile::layout::index_layout;
+
+    let good = deep_index_file();
+    assert!(problems(&good).is_empty(), "{:?}", problems(&good));
+    let meta = FileMetadata::read(&good[..], &Limits::default()).unwrap();
+    let index = index_layout(&good[..], &meta).unwrap();
+    assert_eq!(index.series.len(), 260 * 21);
+    let stored = |t: NodeType| {
+        (index.nodes.iter())
+            .filter(move |n| n.node.node_type == t && n.range.is_some())
+            .map(|n| (n.range.unwrap().0, &n.node))
+    };
+    let depth = index.nodes.iter().map(|n| n.depth).max().unwrap();
+    assert!(
+        depth >= 5,
+        "device and measurement levels both internal: {depth}"
+    );
+    assert!(stored(NodeType::InternalDevice).count() > 1);
+
+    // A device-level key: the second entry of a stored INTERNAL_DEVICE node, moved down by
+    // one device (order is kept, but the child starts with the old key).
+    let (at, node) = stored(NodeType::InternalDevice).next().unwrap();
+    let NodeEntries::Device(v) = &node.entries else {
+        unreachable!()
+    };
+    let entry_at = node.entry_offsets(at)[1];
+    let old = v[1].device.segment(1).unwrap().to_owned();
+    let n: u32 = old[3..].parse().unwrap();
+    let new = format!("dev{:03}", n - 1);
+    let bad = alter_key(&good, entry_at, &old, &new);
+    let p = only(&bad, Check::IndexOrder);
+    assert_eq!(p.offset, Some(entry_at), "{p}");
+    assert_eq!(p.device.as_deref(), Some(format!("deep.{new}").as_str()));
+    let want = format!(
+        "entry 1 (device deep.{new}) of the INTERNAL_DEVICE node at byte {at} of table deep: \
+         the child node at byte "
+    );
+    assert!(
+        p.message.starts_with(&want)
+            && p.message
+                .ends_with(&format!("starts with device deep.{old}")),
+        "{p}"
+    );
+
+    // A measurement-level key of an INTERNAL_MEASUREMENT node: entries "" and "m15".
+    let (at, node) = stored(NodeType::InternalMeasurement).next().unwrap();
+    let NodeEntries::Measurement(v) = &node.entries else {
+        unreachable!()
+    };
+    assert_eq!(v[1].measurement, "m15");
+    let entry_at = node.entry_offsets(at)[1];
+    let p = only(&alter_key(&good, entry_at, "m15", "m14"), Check::IndexOrder);
+    assert_eq!(
+        (p.offset, p.device.as_deref()),
+        (Some(entry_at), Some("deep.dev000")),
+        "{p}"
+    );
+    assert!(
+        p.message
+            .contains("entry 1 (\"m14\") of the INTERNAL_MEASUREMENT node")
+            && p.message.ends_with("starts with \"m15\""),
+        "{p}"
+    );
+
+    // A LEAF_MEASUREMENT key: entries "", "m03", "m07", "m11" each start a run of 4 series.
+    let (at, node) = stored(NodeType::LeafMeasurement).next().unwrap();
+    let entry_at = node.entry_offsets(at)[2];
+    let p = only(&alter_key(&good, entry_at, "m07", "m06"), Check::IndexOrder);
+    assert_eq!(
+        (p.offset, p.measurement.as_deref()),
+        (Some(entry_at), Some("m07")),
+        "{p}"
+    );
+    assert!(
+        p.message
+            .contains("entry 2 (\"m06\") of the LEAF_MEASUREMENT node at byte")
+            && p.message.contains("TimeseriesMetadata run it points at"),
+        "{p}"
+    );
+
+    // Keys out of order within a node: "m03" -> "m12", after "m11".
+    let entry_at = node.entry_offsets(at)[1];
+    let ps = problems(&alter_key(&good, entry_at, "m03", "m12"));
+    assert!(
+        ps.iter().any(|p| p.check == Check::IndexOrder
+            && p.offset == Some(node.entry_offsets(at)[2])
+            && p.message
+                .contains("is not after the entry before it (\"m12\")")),
+        "{ps:?}"
+    );
+
+    // Child offsets that do not increase: entry 1 of a node pointing at entry 0's child.
+    let (at, node) = stored(NodeType::InternalDevice).next().unwrap();
+    let offsets = node.entry_offsets(at);
+    let off_at = offsets[2] as usize - 8; // entry 1's offset is the 8 bytes before entry 2
+    let mut bad = good.clone();
+    bad[off_at..off_at + 8].copy_from_slice(&node.entries.offset(0).unwrap().to_be_bytes());
+    let p = only(&bad, Check::IndexOffset);
+    assert_eq!(p.offset, Some(at), "{p}");
+    assert!(
+        p.message.contains(&format!(
+            "entry 0 of the INTERNAL_DEVICE node at byte {at} of table deep: child offset"
+        )) && p.message.contains("is not before the next entry's offset"),
+        "{p}"
+    );
+}

@@ -368,4 +368,37 @@ impl MetadataIndexNode {
         let end = self.entries.offset(i + 1).unwrap_or(self.end_offset);
         Some((start, end))
     }
+
+    /// Where each entry starts when the node is stored at `start`, as
+    /// [`write_to`](Self::write_to) lays it out (the entry count comes first).
+    ///
+    /// ```
+    /// use colfile::format::tsfile::{MeasurementEntry, MetadataIndexNode, NodeEntries, NodeType};
+    /// let e = |m: &str, offset| MeasurementEntry { measurement: m.into(), offset };
+    /// let node = MetadataIndexNode {
+    ///     entries: NodeEntries::Measurement(vec![e("a", 10), e("bc", 40)]),
+    ///     end_offset: 90,
+    ///     node_type: NodeType::LeafMeasurement,
+    /// };
+    /// // count (1 byte), then "a" (1 + 1 bytes) and its offset (8 bytes).
+    /// assert_eq!(node.entry_offsets(100), [101, 111]);
+    /// ```
+    pub fn entry_offsets(&self, start: u64) -> Vec<u64> {
+        let mut at = start + uvarint_len(self.entries.len() as u32) as u64;
+        let mut out = Vec::with_capacity(self.entries.len());
+        let mut key = Vec::new();
+        for i in 0..self.entries.len() {
+            out.push(at);
+            key.clear();
+            // A key that was parsed always serialises again; on error the length is a guess.
+            let _ = match &self.entries {
+                NodeEntries::Device(v) => v[i].device.write_to(&mut key),
+                NodeEntries::Measurement(v) => {
+                    put_var_bytes(&mut key, Some(v[i].measurement.as_bytes()))
+                }
+            };
+            at += key.len() as u64 + 8;
+        }
+        out
+    }
 }
