@@ -44,7 +44,7 @@ commands:
                --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
                [--page-max-points N] [--page-max-bytes N] [--max-index-degree N]
                [--memory-threshold BYTES] [--property k=v]... [--no-role-masks]
-               [--profile portable|java]   (java: Java's RLE bytes and BOOLEAN RLE default)
+               [--profile portable|java]   (java: IoTDB's bytes: RLE runs, BOOLEAN RLE, ZSTD 22)
                input rows: [time, v1, v2, ...] in schema order, or {\"time\":t, \"col\":v}
   write OUT    --format tsfile --spec SPEC.json   (the TsFile oracle's spec format)
   write OUT    --format tsfile --from IN.tsfile   (rewrite a TsFile; the options above apply)

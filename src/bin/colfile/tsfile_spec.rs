@@ -6,7 +6,7 @@ use crate::tsfile_cmds::row_of;
 use crate::Failure;
 use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
 use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
-use colfile::tsfile::writer::default_encoding;
+use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{TsFileWriter, Value, ValueRef, WriterOptions};
 use serde_json::Value as Json;
 use std::io::Write;
@@ -61,17 +61,18 @@ fn options(spec: &Json, mut o: WriterOptions) -> Result<WriterOptions, Failure> 
 }
 
 /// A column's encoding and compression: its own, else the table's per-type default, else
-/// the reference defaults (LZ4).
+/// the `profile`'s defaults (LZ4).
 fn codec_of(
     col: &Json,
     table: &Json,
     data_type: DataType,
+    profile: Profile,
 ) -> Result<(Encoding, Compression), Failure> {
     let enc = match name_of(col, "encoding", Encoding::from_name)? {
         Some(e) => e,
         None => match field(table, "encodings").and_then(|e| e.get(data_type.name())) {
             Some(Json::String(e)) => Encoding::from_name(e)?,
-            _ => default_encoding(data_type),
+            _ => profile.default_encoding(data_type),
         },
     };
     let comp = name_of(col, "compression", Compression::from_name)?
@@ -98,6 +99,7 @@ pub fn write_spec<W: Write>(path: &Path, base: WriterOptions, out: W) -> Result<
     let text = std::fs::read_to_string(path).map_err(|e| Failure::from(e).context(path))?;
     let spec: Json = serde_json::from_str(&text)
         .map_err(|e| Failure::input(format!("{}: invalid JSON: {e}", path.display())))?;
+    let profile = base.profile;
     let mut w = TsFileWriter::new(out, options(&spec, base)?)?;
     let tree = field(&spec, "model").and_then(Json::as_str) == Some("tree");
     let empty = Vec::new();
@@ -119,7 +121,7 @@ pub fn write_spec<W: Write>(path: &Path, base: WriterOptions, out: W) -> Result<
                 let mname = field(m, "name").and_then(Json::as_str).unwrap_or_default();
                 let dt = name_of(m, "type", DataType::from_name)?
                     .ok_or_else(|| bad(format!("{name}.{mname} needs a type")))?;
-                let (enc, comp) = codec_of(m, &Json::Null, dt)?;
+                let (enc, comp) = codec_of(m, &Json::Null, dt, profile)?;
                 ms.push(MeasurementSchema::new(mname, dt, enc, comp));
             }
             let aligned = field(d, "aligned").and_then(Json::as_bool).unwrap_or(false);
@@ -163,7 +165,7 @@ pub fn write_spec<W: Write>(path: &Path, base: WriterOptions, out: W) -> Result<
                     .ok_or_else(|| bad(format!("{tname}.{cname} needs a type")))?;
                 let cat = name_of(c, "category", ColumnCategory::from_name)?
                     .unwrap_or(ColumnCategory::Field);
-                let (enc, comp) = codec_of(c, t, dt)?;
+                let (enc, comp) = codec_of(c, t, dt, profile)?;
                 let mut col = TableColumn::new(cname, dt, cat);
                 if cat == ColumnCategory::Field {
                     col.schema.encoding = enc;

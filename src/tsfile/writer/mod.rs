@@ -10,6 +10,7 @@
 
 mod chunk;
 mod group;
+mod java;
 mod options;
 
 pub use options::{default_encoding, Profile, WriteSummary, WriterOptions};
@@ -22,6 +23,7 @@ use super::value::{check_type, ValueRef};
 use chunk::{ColumnCodec, PageWork};
 use group::{Group, PageLimits};
 
+use crate::format::tsfile::device::java_str_cmp;
 use crate::format::tsfile::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
 use crate::format::tsfile::index::{ChunkMetadata, TimeseriesMetadata};
 use crate::format::tsfile::schema::{MeasurementSchema, TableSchema};
@@ -41,6 +43,8 @@ struct TableInfo {
     /// Schema positions of the FIELD columns, in order.
     fields: Vec<usize>,
     codecs: Vec<(String, ColumnCodec)>,
+    /// How many tables were registered before this one.
+    registered: usize,
 }
 
 /// A registered tree-model device.
@@ -199,6 +203,7 @@ impl<W: Write> TsFileWriter<W> {
             }
         }
         let name = schema.name.clone();
+        let registered = self.tables.len();
         self.tables.insert(
             name,
             TableInfo {
@@ -206,6 +211,7 @@ impl<W: Write> TsFileWriter<W> {
                 tags,
                 fields,
                 codecs,
+                registered,
             },
         );
         Ok(())
@@ -654,7 +660,7 @@ impl<W: Write> TsFileWriter<W> {
                 .into_iter()
                 .filter(|s| !s.chunks.is_empty())
                 .collect();
-            series.sort_by(|a, b| a.name.cmp(&b.name));
+            series.sort_by(|a, b| java_str_cmp(&a.name, &b.name));
             for s in series {
                 chunk_count += s.chunks.len();
                 list.push(series_metadata(s)?);
@@ -663,7 +669,7 @@ impl<W: Write> TsFileWriter<W> {
                 devices.push((id, list));
             }
         }
-        let schemas: Vec<TableSchema> = self.tables.into_values().map(|t| t.schema).collect();
+        let schemas = footer_schemas(self.tables, self.options.profile);
         let footer = index_writer::write_metadata(
             &mut self.out,
             self.pos,
@@ -716,6 +722,31 @@ fn new_state(
             })
             .collect(),
     }
+}
+
+/// The table schemas in footer order: by name ([`Profile::Portable`]) or in Java's
+/// `HashMap` order over the registration order and without TIME-category columns
+/// ([`Profile::Java`]).
+fn footer_schemas(tables: BTreeMap<String, TableInfo>, profile: Profile) -> Vec<TableSchema> {
+    let mut tables: Vec<TableInfo> = tables.into_values().collect();
+    if profile != Profile::Java {
+        return tables.into_iter().map(|t| t.schema).collect();
+    }
+    tables.sort_by_key(|t| t.registered);
+    let names: Vec<&str> = tables.iter().map(|t| t.schema.name.as_str()).collect();
+    let order = java::hash_map_order(&names);
+    let mut slots: Vec<Option<TableInfo>> = tables.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        .map(|t| {
+            let mut schema = t.schema;
+            schema
+                .columns
+                .retain(|c| c.category != ColumnCategory::Time);
+            schema
+        })
+        .collect()
 }
 
 /// A series' footer entry (see [`index_writer::series_metadata`]).

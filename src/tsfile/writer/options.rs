@@ -40,16 +40,47 @@ pub struct WriterOptions {
     pub threads: usize,
 }
 
-/// Where Java's and C++'s writers make different choices, which to follow.
+/// Where Java's and C++'s writers make different choices, which to follow
+/// (`spec/tsfile.md` §2, §11).
+///
+/// Most of Java's layout is written in **both** profiles, because the C++ reader takes it
+/// too: the TSM role bits (0x80 time column, 0x40 aligned value column; clear
+/// [`WriterOptions::role_masks`] for C++'s `0x00`); TS_2DIFF single-value blocks with
+/// `min_delta = MAX`; no `0x04` operation-index record; the three encryption properties in
+/// Java's `HashMap` order (`encryptLevel`, `encryptKey`, `encryptType`; Java's writer has no
+/// user properties, so [`WriterOptions::properties`] follow in the order given, as in §14's
+/// file); the Bloom filter sized for the number of chunk metadata entries (§9.2) and hashed
+/// with Java's Murmur128; value chunks in column order (non-aligned chunks in registration
+/// order) and series in the index by Java `String.compareTo`; an all-null value chunk as a
+/// bare header (`data_size 0`) with statistics `count 0, start i64::MAX, end i64::MIN`;
+/// 64 KiB pages; lower-cased table and column names.
+///
+/// Not reproduced in either profile: Java's page-sealing estimate and chunk-group flush
+/// checkpoints (§11 "policy choices"; pages and chunk groups may be cut elsewhere for large
+/// inputs), the TS_2DIFF stale padding bits (§7.2), and the codec libraries' exact bytes: a
+/// GZIP page starts with `1f 8b 08 00 00000000 00 00`, OS byte 0 as JDK 8–15's
+/// `GZIPOutputStream` writes (JDK 16+ writes 255, C++'s zlib 3), and its deflate body, like
+/// LZ4, SNAPPY and LZMA2 pages, comes from this crate's codecs, not Java's.
 #[non_exhaustive]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Profile {
     /// Files that every reader here reads, the C++ 2.5 reader included: RLE streams are
-    /// bit-packed only (C++ misreads run-length runs), and BOOLEAN defaults to PLAIN.
+    /// bit-packed only (C++ misreads run-length runs), BOOLEAN defaults to PLAIN, ZSTD at
+    /// level 3 (C++'s default), table schemas in the footer sorted by name.
     #[default]
     Portable,
-    /// Java's bytes: RLE with run-length runs, BOOLEAN defaulting to RLE. Such files are
-    /// what IoTDB writes; the C++ 2.5 reader cannot read their RLE columns.
+    /// Java's (IoTDB's) bytes; `spec/tsfile.md` §14's file is written byte for byte:
+    ///
+    /// * RLE streams (also inside DICTIONARY, SPRINTZ and the FLOAT/DOUBLE wrapper) use
+    ///   run-length runs wherever Java's `RleEncoder` does;
+    /// * BOOLEAN defaults to RLE ([`default_encoding`](Self::default_encoding));
+    /// * [`WriterOptions::with_profile`] sets ZSTD level 22 (`Zstd.maxCompressionLevel()`);
+    /// * table schemas in the footer follow Java's `HashMap<String, TableSchema>` iteration
+    ///   order over the registration order;
+    /// * TIME-category columns are left out of the stored table schemas: Java has no such
+    ///   category and its reader fails on one (§1.3); rows are unaffected.
+    ///
+    /// The C++ 2.5 reader cannot read such files' RLE columns (BOOLEAN ones by default).
     Java,
 }
 
@@ -72,6 +103,15 @@ impl Profile {
     pub fn rle_runs(self) -> bool {
         self == Profile::Java
     }
+
+    /// The ZSTD level of this profile's reference writer: 3 (C++'s `ZSTD_CLEVEL_DEFAULT`) or
+    /// 22 (Java's `Zstd.maxCompressionLevel()`).
+    pub fn zstd_level(self) -> i32 {
+        match self {
+            Profile::Portable => 3,
+            Profile::Java => 22,
+        }
+    }
 }
 
 impl Default for WriterOptions {
@@ -84,7 +124,7 @@ impl Default for WriterOptions {
             bloom_error_rate: 0.05,
             time_encoding: Encoding::Ts2Diff,
             time_compression: Compression::Lz4,
-            zstd_level: 3,
+            zstd_level: Profile::Portable.zstd_level(),
             role_masks: true,
             properties: Vec::new(),
             profile: Profile::Portable,
@@ -125,9 +165,11 @@ impl WriterOptions {
         self.threads = n.max(1);
         self
     }
-    /// Sets [`profile`](Self::profile).
+    /// Sets [`profile`](Self::profile) and the profile's [`zstd_level`](Self::zstd_level)
+    /// (set the level afterwards to override it).
     pub fn with_profile(mut self, profile: Profile) -> Self {
         self.profile = profile;
+        self.zstd_level = profile.zstd_level();
         self
     }
     /// Adds a file property.
