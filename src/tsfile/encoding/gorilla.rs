@@ -97,13 +97,25 @@ pub(crate) fn decode<T, const W: u32>(
     let field_mask = (1u64 << f) - 1;
     // A '10' before any '11' has no window yet: `sig == 0` marks that.
     let (mut sig, mut tz) = (0u32, 0u32);
+    // Every step starts from one 64-bit window: a '0', and a '10' whose bits fit in the
+    // window after the code (nearly all of them), need no second load.
     let next = |r: &mut BitReader<'_>, value: u64| {
-        let head = r.peek();
+        let head = r.peek64();
         if head >> 63 == 0 {
             r.skip(1);
             return Ok(value);
         }
-        if head >> 62 == 0b11 {
+        if head >> 62 == 0b10 {
+            if sig == 0 {
+                return Err(Error::corrupt("tsfile", "GORILLA '10' before any '11'")
+                    .at_offset(offset(base, r)));
+            }
+            if sig <= 62 {
+                r.skip(2 + sig);
+                return Ok(value ^ (((head << 2) >> (64 - sig)) << tz));
+            }
+            r.skip(2);
+        } else {
             let lz = ((head >> (62 - f)) & field_mask) as u32;
             sig = ((head >> (62 - 2 * f)) & field_mask) as u32 + 1;
             if lz + sig > W {
@@ -115,14 +127,10 @@ pub(crate) fn decode<T, const W: u32>(
             }
             tz = W - lz - sig;
             r.skip(2 + 2 * f);
-        } else {
-            if sig == 0 {
-                return Err(Error::corrupt("tsfile", "GORILLA '10' before any '11'")
-                    .at_offset(offset(base, r)));
-            }
-            r.skip(2);
         }
-        Ok(value ^ (r.read_wide(sig) << tz))
+        let bits = r.peek64() >> (64 - sig);
+        r.skip(sig);
+        Ok(value ^ (bits << tz))
     };
     decode_framed::<T, W>(input, base, mode, &framing, next, conv, out)
 }

@@ -11,7 +11,7 @@
 //! padding bits are the one place our bytes may differ. The decoder accepts any block size
 //! and C++'s `min_delta = 0` single-value blocks, and loops over blocks while bytes remain.
 
-use super::bits::{unpack_each, BitWriter};
+use super::bits::{unpack_map, BitWriter};
 use super::limit_exceeded;
 use super::word::Word;
 use crate::format::Cursor;
@@ -66,7 +66,9 @@ pub(crate) fn decode<T: Word>(input: &[u8], base: u64, max: usize, out: &mut Vec
         let (n, width) = (n as usize, width as u32);
         let min = T::read_be(&mut c)?;
         let first = T::read_be(&mut c)?;
-        let packed = c.take(
+        // The deltas, and the rest of the stream after them (read-ahead for `unpack_map`).
+        let packed = c.rest();
+        c.take(
             "TS_2DIFF deltas",
             (n as u64 * width as u64).div_ceil(8) as usize,
         )?;
@@ -74,22 +76,20 @@ pub(crate) fn decode<T: Word>(input: &[u8], base: u64, max: usize, out: &mut Vec
             return Err(limit_exceeded("TS_2DIFF", max).at_offset(at));
         }
         left -= n + 1;
-        out.reserve(n + 1);
-        out.push(first);
-        if width == 0 {
-            // Every delta is `min`: an arithmetic sequence (regular timestamps).
-            out.extend(
-                (1..=n).map(|i| first.wrapping_add(min.wrapping_mul(T::from_bits(i as u64)))),
-            );
-        } else {
-            let mut v = first;
-            unpack_each(packed, width, n, |deltas| {
-                out.extend(deltas.iter().map(|&d| {
-                    v = v.wrapping_add(min).wrapping_add(T::from_bits(d));
-                    v
-                }))
-            });
-        }
+        let start = out.len();
+        out.resize(start + n + 1, first);
+        let mut v = first;
+        // Width 0 (every delta is `min`, as for regular timestamps) unpacks zeros.
+        let step = |d: u64| {
+            v = v.wrapping_add(min.wrapping_add(T::from_bits(d)));
+            v
+        };
+        unpack_map(
+            packed,
+            width,
+            out.get_mut(start + 1..).unwrap_or_default(),
+            step,
+        );
     }
     Ok(())
 }
