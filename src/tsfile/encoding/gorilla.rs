@@ -53,12 +53,13 @@ pub(crate) fn encode<const W: u32>(
     let mut w = BitWriter::new(out);
     w.put(first, W);
     let (mut stored, mut stored_lz, mut stored_tz) = (first, u32::MAX, 0u32);
-    let mut push = |w: &mut BitWriter<'_>, v: u64| {
+    // The sentinel is encoded as one more value; one loop body keeps the step inlined.
+    for v in values.chain(std::iter::once(sentinel)) {
         let x = stored ^ v;
         stored = v;
         if x == 0 {
             w.put(0, 1);
-            return;
+            continue;
         }
         let lz = x.leading_zeros() - (64 - W);
         let tz = x.trailing_zeros();
@@ -73,11 +74,7 @@ pub(crate) fn encode<const W: u32>(
             w.put(x >> tz, sig);
             (stored_lz, stored_tz) = (lz, tz);
         }
-    };
-    for v in values {
-        push(&mut w, v);
     }
-    push(&mut w, sentinel);
     close_page(w);
     Ok(())
 }
