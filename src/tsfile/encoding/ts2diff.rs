@@ -29,20 +29,29 @@ pub(crate) fn encode<T: Word>(values: &[T], out: &mut Vec<u8>) {
 
 fn encode_block<T: Word>(block: &[T], out: &mut Vec<u8>) {
     let Some(&first) = block.first() else { return };
-    let deltas = || block.windows(2).map(|w| w[1].wrapping_sub(w[0]));
-    let min = deltas().min().unwrap_or(T::MAX);
-    let width = deltas()
-        .map(|d| d.wrapping_sub(min).bit_len())
-        .max()
-        .unwrap_or(0);
+    // Deltas once into a stack buffer; the widest `delta - min` has the bit length of the
+    // OR of them all.
+    let mut buf = [T::default(); BLOCK_SIZE];
+    let mut min = T::MAX;
+    for (d, w) in buf.iter_mut().zip(block.windows(2)) {
+        *d = w[1].wrapping_sub(w[0]);
+        min = min.min(*d);
+    }
     let n = block.len() - 1;
+    let deltas = buf.get_mut(..n).unwrap_or_default();
+    let mut or = 0u64;
+    for d in deltas.iter_mut() {
+        *d = d.wrapping_sub(min);
+        or |= d.to_bits();
+    }
+    let width = 64 - or.leading_zeros();
     out.extend_from_slice(&(n as i32).to_be_bytes());
     out.extend_from_slice(&(width as i32).to_be_bytes());
     min.put_be(out);
     first.put_be(out);
     let mut w = BitWriter::new(out);
-    for d in deltas() {
-        w.put(d.wrapping_sub(min).to_bits(), width);
+    for d in deltas.iter() {
+        w.put(d.to_bits(), width);
     }
     w.finish();
 }
