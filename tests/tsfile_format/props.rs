@@ -434,3 +434,32 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// STRING min and max over any byte strings (short ones, shared prefixes, zero bytes,
+    /// several batches) equal the plain byte-wise minimum and maximum.
+    #[test]
+    fn string_min_max_is_bytewise(
+        batches in prop::collection::vec(
+            prop::collection::vec(
+                prop::collection::vec(prop::sample::select(vec![0u8, 1, b'a', b'b', 0xff]), 0..11),
+                1..20,
+            ),
+            1..4,
+        )
+    ) {
+        use colfile::tsfile::{BinaryValues, Values};
+        let mut s = Statistics::new(DataType::String);
+        let mut t = 0i64;
+        for b in &batches {
+            let times: Vec<i64> = (0..b.len() as i64).map(|i| t + i).collect();
+            t += b.len() as i64;
+            let v: BinaryValues = b.iter().map(Vec::as_slice).collect();
+            s.update_values(&times, &Values::Binary(v)).unwrap();
+        }
+        let all: Vec<&Vec<u8>> = batches.iter().flatten().collect();
+        let StatValues::String { min, max, .. } = &s.values else { panic!() };
+        prop_assert_eq!(min, *all.iter().min().unwrap());
+        prop_assert_eq!(max, *all.iter().max().unwrap());
+    }
+}

@@ -383,12 +383,15 @@ impl Statistics {
                     (min.as_slice(), max.as_slice())
                 };
                 let (mut new_lo, mut new_hi) = (empty, empty);
+                let (mut lo_key, mut hi_key) = (prefix_key(lo), prefix_key(hi));
                 for x in v.iter() {
-                    // `lo <= hi`, so a new minimum cannot also be a new maximum.
-                    if x < lo {
-                        (lo, new_lo) = (x, true);
-                    } else if x > hi {
-                        (hi, new_hi) = (x, true);
+                    // `lo <= hi`, so a new minimum cannot also be a new maximum. Prefix
+                    // keys decide most comparisons without a byte-string compare.
+                    let key = prefix_key(x);
+                    if key < lo_key || (key == lo_key && x < lo) {
+                        (lo, lo_key, new_lo) = (x, key, true);
+                    } else if key > hi_key || (key == hi_key && x > hi) {
+                        (hi, hi_key, new_hi) = (x, key, true);
                     }
                 }
                 let (lo, hi) = (lo.to_vec(), hi.to_vec());
@@ -508,4 +511,15 @@ fn read_binary(c: &mut Cursor<'_>) -> Result<Vec<u8>> {
     c.read_bytes32("statistics value")?
         .map(<[u8]>::to_vec)
         .ok_or_else(|| Error::corrupt("tsfile", "null statistics value").at_offset(at))
+}
+
+/// The first 8 bytes of `s` as a big-endian number, zero-padded: when two keys differ they
+/// order the strings as a byte-wise comparison does (a string that ends early is a prefix
+/// of the other, so smaller); when they are equal the strings must be compared.
+#[inline]
+fn prefix_key(s: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = s.len().min(8);
+    b[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(b)
 }

@@ -1,6 +1,6 @@
 //! MSB-first bit packing, the one bit layer under TS_2DIFF's packed deltas, RLE's bit-packed
-//! groups and GORILLA's bit stream: [`BitWriter`] appends bits to a `Vec<u8>`, [`unpack_each`]
-//! reads fixed-width values at random positions, and [`BitReader`] reads variable-width
+//! groups and GORILLA's bit stream: [`BitWriter`] appends bits to a `Vec<u8>`, [`unpack_map`]
+//! reads runs of fixed-width values, and [`BitReader`] reads variable-width
 //! fields at a bit position.
 //!
 //! Bit `k` of a stream is bit `7 - k % 8` of byte `k / 8`; a `w`-bit field stores its most
@@ -73,53 +73,54 @@ fn load_tail(data: &[u8], at: usize) -> u64 {
     u64::from_be_bytes(w)
 }
 
-/// Calls `f` with the first `count` `width`-bit values packed back to back in `packed`
-/// (`width` ≤ 64), zero-extended, in slices of up to 128. Callers check that `packed` holds
-/// `count * width` bits.
+/// Fills `dst` with `f` of each of the first `dst.len()` `width`-bit values packed back to
+/// back from the start of `packed` (`width` ≤ 64), zero-extended, in order. Callers check
+/// that `packed` holds `dst.len() * width` bits; bytes after them may follow (the rest of
+/// the stream), which lets more groups take the fast path.
 ///
-/// Each run of 128 values (`16 * width` bytes, starting on a byte) is copied into a padded
-/// stack buffer, so every value is one unaligned 8-byte load and two shifts, with no
-/// bounds checks left in the loop (the masked index below is provably in range).
+/// Values go in groups of 8, which span exactly `width` bytes and start on a byte. A group
+/// reads from a 72-byte window starting there — borrowed from `packed` when that many bytes
+/// remain, else copied zero-padded — so every value is one or two unaligned 8-byte loads at
+/// a masked (provably in-range) index, with no bounds checks in the loop.
 #[inline]
-pub(crate) fn unpack_each(packed: &[u8], width: u32, count: usize, mut f: impl FnMut(&[u64])) {
-    const CHUNK: usize = 128;
+pub(crate) fn unpack_map<T>(packed: &[u8], width: u32, dst: &mut [T], mut f: impl FnMut(u64) -> T) {
+    const WIN: usize = 72;
     let width = width.min(64);
+    if width == 0 {
+        dst.iter_mut().for_each(|d| *d = f(0));
+        return;
+    }
     let w = width as usize;
-    let mut vals = [0u64; CHUNK];
-    let mut bytes = [0u8; CHUNK * 8 + 16];
-    let mut done = 0;
-    while done < count {
-        let m = (count - done).min(CHUNK);
-        let src = packed.get(done / 8 * w..).unwrap_or_default();
-        let n = src.len().min(CHUNK / 8 * w);
-        if let (Some(d), Some(s)) = (bytes.get_mut(..n), src.get(..n)) {
-            d.copy_from_slice(s);
-        }
-        let out = vals.get_mut(..m).unwrap_or_default();
-        // `at & 1023` (at most 1016 in fact) plus 8 stays inside the 1040-byte buffer.
-        let load8 = |at: usize, plus: usize| {
-            let at = (at & (CHUNK * 8 - 1)) + plus;
-            bytes
-                .get(at..)
-                .and_then(|s| s.first_chunk::<8>())
-                .map_or(0, |b| u64::from_be_bytes(*b))
+    let mut pad: [u8; WIN];
+    for (g, group) in dst.chunks_mut(8).enumerate() {
+        let src = packed.get(g * w..).unwrap_or_default();
+        let win: &[u8; WIN] = match src.first_chunk::<WIN>() {
+            Some(win) => win,
+            None => {
+                let n = src.len().min(WIN);
+                pad = [0; WIN];
+                pad[..n].copy_from_slice(&src[..n]);
+                &pad
+            }
         };
-        if width == 0 {
-            out.fill(0);
-        } else if width <= 57 {
-            for (i, v) in out.iter_mut().enumerate() {
+        // A value starts at most at byte 7 * 64 / 8 = 56 and needs at most 9 bytes (two
+        // loads at 56 and 64); clamping the index keeps every load inside the window.
+        let load = |at: usize| {
+            let at = at.min(WIN - 8);
+            u64::from_be_bytes(win[at..at + 8].try_into().unwrap_or([0; 8]))
+        };
+        if width <= 57 {
+            for (i, d) in group.iter_mut().enumerate() {
                 let bit = i * w;
-                *v = (load8(bit / 8, 0) << (bit % 8)) >> (64 - width);
+                *d = f((load(bit / 8) << (bit % 8)) >> (64 - width));
             }
         } else {
-            for (i, v) in out.iter_mut().enumerate() {
+            for (i, d) in group.iter_mut().enumerate() {
                 let bit = i * w;
-                let x = (load8(bit / 8, 0) as u128) << 64 | load8(bit / 8, 8) as u128;
-                *v = ((x << (bit % 8)) >> (128 - width)) as u64;
+                let x = (u128::from(load(bit / 8)) << 64) | u128::from(load(bit / 8 + 8));
+                *d = f(((x << (bit % 8)) >> (128 - width)) as u64);
             }
         }
-        f(out);
-        done += m;
     }
 }
 
@@ -141,6 +142,15 @@ impl<'a> BitReader<'a> {
     #[inline]
     pub(crate) fn peek(&self) -> u64 {
         load_be(self.data, self.bit / 8) << (self.bit % 8)
+    }
+
+    /// The stream from the current bit on, MSB-aligned, all 64 bits valid: the 8-byte load
+    /// of [`peek`](Self::peek) topped up with the next byte's leading bits.
+    #[inline]
+    pub(crate) fn peek64(&self) -> u64 {
+        let (at, s) = (self.bit / 8, self.bit % 8);
+        let next = u64::from(self.data.get(at.wrapping_add(8)).copied().unwrap_or(0));
+        (load_be(self.data, at) << s) | ((next << s) >> 8)
     }
 
     /// Moves past `n` bits.
@@ -208,7 +218,9 @@ mod tests {
                 continue;
             }
             let want = if n == 64 { v } else { v & ((1 << n) - 1) };
+            let wide = r.peek64() >> (64 - n);
             assert_eq!(r.read_wide(n), want, "width {n}");
+            assert_eq!(wide, want, "peek64, width {n}");
         }
         assert!(!r.overrun());
         assert!(r.remaining_bits() < 8);
@@ -233,9 +245,15 @@ mod tests {
                 w.put(v, width);
             }
             w.finish();
-            let mut got = Vec::new();
-            unpack_each(&out, width, vals.len(), |d| got.extend_from_slice(d));
-            assert_eq!(got, vals, "width {width}");
+            // Exactly the packed bytes (every group from the padded copy near the end),
+            // and with the rest of a stream after them (most groups borrowed in place).
+            for trailing in [0usize, 80] {
+                let mut packed = out.clone();
+                packed.extend((0..trailing).map(|i| i as u8 ^ 0xa5));
+                let mut got = vec![0u64; vals.len()];
+                unpack_map(&packed, width, &mut got, |v| v);
+                assert_eq!(got, vals, "width {width}, {trailing} trailing bytes");
+            }
         }
     }
 }

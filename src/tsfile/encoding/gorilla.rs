@@ -53,12 +53,13 @@ pub(crate) fn encode<const W: u32>(
     let mut w = BitWriter::new(out);
     w.put(first, W);
     let (mut stored, mut stored_lz, mut stored_tz) = (first, u32::MAX, 0u32);
-    let mut push = |w: &mut BitWriter<'_>, v: u64| {
+    // The sentinel is encoded as one more value; one loop body keeps the step inlined.
+    for v in values.chain(std::iter::once(sentinel)) {
         let x = stored ^ v;
         stored = v;
         if x == 0 {
             w.put(0, 1);
-            return;
+            continue;
         }
         let lz = x.leading_zeros() - (64 - W);
         let tz = x.trailing_zeros();
@@ -73,11 +74,7 @@ pub(crate) fn encode<const W: u32>(
             w.put(x >> tz, sig);
             (stored_lz, stored_tz) = (lz, tz);
         }
-    };
-    for v in values {
-        push(&mut w, v);
     }
-    push(&mut w, sentinel);
     close_page(w);
     Ok(())
 }
@@ -97,13 +94,25 @@ pub(crate) fn decode<T, const W: u32>(
     let field_mask = (1u64 << f) - 1;
     // A '10' before any '11' has no window yet: `sig == 0` marks that.
     let (mut sig, mut tz) = (0u32, 0u32);
+    // Every step starts from one 64-bit window: a '0', and a '10' whose bits fit in the
+    // window after the code (nearly all of them), need no second load.
     let next = |r: &mut BitReader<'_>, value: u64| {
-        let head = r.peek();
+        let head = r.peek64();
         if head >> 63 == 0 {
             r.skip(1);
             return Ok(value);
         }
-        if head >> 62 == 0b11 {
+        if head >> 62 == 0b10 {
+            if sig == 0 {
+                return Err(Error::corrupt("tsfile", "GORILLA '10' before any '11'")
+                    .at_offset(offset(base, r)));
+            }
+            if sig <= 62 {
+                r.skip(2 + sig);
+                return Ok(value ^ (((head << 2) >> (64 - sig)) << tz));
+            }
+            r.skip(2);
+        } else {
             let lz = ((head >> (62 - f)) & field_mask) as u32;
             sig = ((head >> (62 - 2 * f)) & field_mask) as u32 + 1;
             if lz + sig > W {
@@ -115,14 +124,10 @@ pub(crate) fn decode<T, const W: u32>(
             }
             tz = W - lz - sig;
             r.skip(2 + 2 * f);
-        } else {
-            if sig == 0 {
-                return Err(Error::corrupt("tsfile", "GORILLA '10' before any '11'")
-                    .at_offset(offset(base, r)));
-            }
-            r.skip(2);
         }
-        Ok(value ^ (r.read_wide(sig) << tz))
+        let bits = r.peek64() >> (64 - sig);
+        r.skip(sig);
+        Ok(value ^ (bits << tz))
     };
     decode_framed::<T, W>(input, base, mode, &framing, next, conv, out)
 }

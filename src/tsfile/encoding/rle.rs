@@ -15,7 +15,7 @@
 //! header as bit-packed); Java reads both. [`decode`] reads both forms, and several streams
 //! back to back while bytes remain.
 
-use super::bits::{unpack_each, BitWriter};
+use super::bits::{unpack_map, BitWriter};
 use super::limit_exceeded;
 use super::word::Word;
 use crate::format::tsfile::varint::put_uvarint;
@@ -197,14 +197,17 @@ pub(crate) fn decode<T: Word>(input: &[u8], base: u64, max: usize, out: &mut Vec
                     )
                     .at_offset(at));
                 }
-                let packed = b.take("RLE bit-packed groups", groups * width as usize)?;
+                // The groups, and the rest of the stream after them (read-ahead).
+                let packed = b.rest();
+                b.take("RLE bit-packed groups", groups * width as usize)?;
                 let n = (groups - 1) * 8 + last;
                 if n > left {
                     return Err(limit_exceeded("RLE", max).at_offset(at));
                 }
-                unpack_each(packed, width, n, |vals| {
-                    out.extend(vals.iter().map(|&v| T::from_bits(v)))
-                });
+                let start = out.len();
+                out.resize(start + n, T::from_bits(0));
+                let dst = out.get_mut(start..).unwrap_or_default();
+                unpack_map(packed, width, dst, T::from_bits);
                 n
             };
             left -= n;

@@ -11,7 +11,7 @@
 //! padding bits are the one place our bytes may differ. The decoder accepts any block size
 //! and C++'s `min_delta = 0` single-value blocks, and loops over blocks while bytes remain.
 
-use super::bits::{unpack_each, BitWriter};
+use super::bits::{unpack_map, BitWriter};
 use super::limit_exceeded;
 use super::word::Word;
 use crate::format::Cursor;
@@ -29,20 +29,29 @@ pub(crate) fn encode<T: Word>(values: &[T], out: &mut Vec<u8>) {
 
 fn encode_block<T: Word>(block: &[T], out: &mut Vec<u8>) {
     let Some(&first) = block.first() else { return };
-    let deltas = || block.windows(2).map(|w| w[1].wrapping_sub(w[0]));
-    let min = deltas().min().unwrap_or(T::MAX);
-    let width = deltas()
-        .map(|d| d.wrapping_sub(min).bit_len())
-        .max()
-        .unwrap_or(0);
+    // Deltas once into a stack buffer; the widest `delta - min` has the bit length of the
+    // OR of them all.
+    let mut buf = [T::default(); BLOCK_SIZE];
+    let mut min = T::MAX;
+    for (d, w) in buf.iter_mut().zip(block.windows(2)) {
+        *d = w[1].wrapping_sub(w[0]);
+        min = min.min(*d);
+    }
     let n = block.len() - 1;
+    let deltas = buf.get_mut(..n).unwrap_or_default();
+    let mut or = 0u64;
+    for d in deltas.iter_mut() {
+        *d = d.wrapping_sub(min);
+        or |= d.to_bits();
+    }
+    let width = 64 - or.leading_zeros();
     out.extend_from_slice(&(n as i32).to_be_bytes());
     out.extend_from_slice(&(width as i32).to_be_bytes());
     min.put_be(out);
     first.put_be(out);
     let mut w = BitWriter::new(out);
-    for d in deltas() {
-        w.put(d.wrapping_sub(min).to_bits(), width);
+    for d in deltas.iter() {
+        w.put(d.to_bits(), width);
     }
     w.finish();
 }
@@ -66,7 +75,9 @@ pub(crate) fn decode<T: Word>(input: &[u8], base: u64, max: usize, out: &mut Vec
         let (n, width) = (n as usize, width as u32);
         let min = T::read_be(&mut c)?;
         let first = T::read_be(&mut c)?;
-        let packed = c.take(
+        // The deltas, and the rest of the stream after them (read-ahead for `unpack_map`).
+        let packed = c.rest();
+        c.take(
             "TS_2DIFF deltas",
             (n as u64 * width as u64).div_ceil(8) as usize,
         )?;
@@ -74,22 +85,20 @@ pub(crate) fn decode<T: Word>(input: &[u8], base: u64, max: usize, out: &mut Vec
             return Err(limit_exceeded("TS_2DIFF", max).at_offset(at));
         }
         left -= n + 1;
-        out.reserve(n + 1);
-        out.push(first);
-        if width == 0 {
-            // Every delta is `min`: an arithmetic sequence (regular timestamps).
-            out.extend(
-                (1..=n).map(|i| first.wrapping_add(min.wrapping_mul(T::from_bits(i as u64)))),
-            );
-        } else {
-            let mut v = first;
-            unpack_each(packed, width, n, |deltas| {
-                out.extend(deltas.iter().map(|&d| {
-                    v = v.wrapping_add(min).wrapping_add(T::from_bits(d));
-                    v
-                }))
-            });
-        }
+        let start = out.len();
+        out.resize(start + n + 1, first);
+        let mut v = first;
+        // Width 0 (every delta is `min`, as for regular timestamps) unpacks zeros.
+        let step = |d: u64| {
+            v = v.wrapping_add(min.wrapping_add(T::from_bits(d)));
+            v
+        };
+        unpack_map(
+            packed,
+            width,
+            out.get_mut(start + 1..).unwrap_or_default(),
+            step,
+        );
     }
     Ok(())
 }
