@@ -37,11 +37,33 @@ pub struct RawPage<'a> {
 }
 
 impl RawChunk {
-    /// Reads the chunk whose header starts at `offset`.
+    /// Reads the chunk whose header starts at `offset`. A chunk that fits in the first
+    /// [`WHOLE_WINDOW`] bytes comes in one read, header and body together.
     pub fn read<S: ByteSource + ?Sized>(source: &S, offset: u64, limits: &Limits) -> Result<Self> {
-        let mut chunk = Self::read_head(source, offset, limits)?;
-        chunk.load_body(source, limits)?;
+        let (mut chunk, window) = Self::read_window(source, offset, limits, WHOLE_WINDOW)?;
+        chunk.fill_body(&window, source, limits)?;
         Ok(chunk)
+    }
+
+    /// Loads the body from `window` (the bytes from the chunk's offset on, as
+    /// [`read_window`](Self::read_window) returned them) when it holds all of it, else
+    /// from `source`.
+    pub(crate) fn fill_body<S: ByteSource + ?Sized>(
+        &mut self,
+        window: &[u8],
+        source: &S,
+        limits: &Limits,
+    ) -> Result<()> {
+        let start = (self.body_offset - self.offset) as usize;
+        let size = self.header.data_size as usize;
+        match window.get(start..).and_then(|rest| rest.get(..size)) {
+            Some(body) => {
+                limits.check_alloc("chunk data", size as u64)?;
+                self.body = body.to_vec();
+                Ok(())
+            }
+            None => self.load_body(source, limits),
+        }
     }
 
     /// Reads the header of the chunk at `offset` and checks that its data fits in the
@@ -52,19 +74,31 @@ impl RawChunk {
         offset: u64,
         limits: &Limits,
     ) -> Result<Self> {
-        let (header, header_len) = read_header(source, offset, limits)?;
+        Self::read_window(source, offset, limits, CHUNK_HEADER_WINDOW).map(|(c, _)| c)
+    }
+
+    /// [`read_head`](Self::read_head) with a first read of up to `window` bytes, which it
+    /// also returns.
+    pub(crate) fn read_window<S: ByteSource + ?Sized>(
+        source: &S,
+        offset: u64,
+        limits: &Limits,
+        window: u64,
+    ) -> Result<(Self, Vec<u8>)> {
+        let (header, header_len, head) = read_header(source, offset, limits, window)?;
         let body_offset = offset + header_len;
         let size = header.data_size as u64;
         let avail = source.len().saturating_sub(body_offset);
         if size > avail {
             return Err(Error::truncated("chunk data", size, avail).at_offset(body_offset));
         }
-        Ok(RawChunk {
+        let chunk = RawChunk {
             header,
             offset,
             body_offset,
             body: Vec::new(),
-        })
+        };
+        Ok((chunk, head))
     }
 
     /// Reads the `data_size` bytes of pages after the header.
@@ -80,26 +114,35 @@ impl RawChunk {
         offset: u64,
         limits: &Limits,
     ) -> Result<ChunkHeader> {
-        read_header(source, offset, limits).map(|(h, _)| h)
+        read_header(source, offset, limits, CHUNK_HEADER_WINDOW).map(|(h, _, _)| h)
     }
 }
 
-/// Reads and checks a chunk header; returns it and its length in bytes.
+/// First read for a chunk header alone: marker, name length (≤ 5 bytes), a short name,
+/// `data_size` (≤ 5) and 3 bytes.
+pub(crate) const CHUNK_HEADER_WINDOW: u64 = 64;
+
+/// First read when the whole chunk is wanted: small chunks (a few hundred points) then
+/// take one read instead of two.
+pub(crate) const WHOLE_WINDOW: u64 = 4096;
+
+/// Reads and checks a chunk header with a first read of up to `window` (≥ 64) bytes;
+/// returns it, its length in bytes and the bytes read from `offset` on.
 fn read_header<S: ByteSource + ?Sized>(
     source: &S,
     offset: u64,
     limits: &Limits,
-) -> Result<(ChunkHeader, u64)> {
+    window: u64,
+) -> Result<(ChunkHeader, u64, Vec<u8>)> {
     let file_len = source.len();
     if offset >= file_len {
         return Err(
             Error::corrupt("tsfile", "chunk offset is past the end of the file").at_offset(offset),
         );
     }
-    // marker, name length (≤ 5 bytes), then data_size (≤ 5) and 3 bytes: read a prefix
-    // big enough for short names, and more only when the name needs it.
+    // A prefix big enough for short names, and more only when the name needs it.
     let avail = file_len - offset;
-    let mut head = vec![0u8; avail.min(64) as usize];
+    let mut head = vec![0u8; avail.min(window.max(CHUNK_HEADER_WINDOW)) as usize];
     source.read_exact_at(offset, &mut head)?;
     let parse = |bytes: &[u8]| -> Result<(ChunkHeader, u64)> {
         let mut c = Cursor::new(bytes, offset);
@@ -108,7 +151,10 @@ fn read_header<S: ByteSource + ?Sized>(
     };
     let (header, header_len) = match parse(&head) {
         Ok(h) => h,
-        Err(e) if matches!(e.kind(), crate::ErrorKind::Truncated { .. }) && avail > 64 => {
+        Err(e)
+            if matches!(e.kind(), crate::ErrorKind::Truncated { .. })
+                && avail > head.len() as u64 =>
+        {
             let mut c = Cursor::new(&head, offset);
             c.read_u8()?;
             let name_len = c.read_varint()?.max(0) as u64;
@@ -137,7 +183,7 @@ fn read_header<S: ByteSource + ?Sized>(
         )
         .at_offset(offset));
     }
-    Ok((header, header_len))
+    Ok((header, header_len, head))
 }
 
 impl RawChunk {

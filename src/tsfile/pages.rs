@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::chunk_reader::{decompress_payload, RawChunk};
+use super::chunk_reader::{decompress_payload, RawChunk, CHUNK_HEADER_WINDOW, WHOLE_WINDOW};
 use super::compression::PageCodecs;
 use crate::format::tsfile::headers::PageHeader;
 use crate::format::tsfile::statistics::Statistics;
@@ -44,10 +44,17 @@ impl PagedChunk {
         limits: &Limits,
         whole: bool,
     ) -> Result<Self> {
-        let mut chunk = RawChunk::read_head(source, offset, limits)?;
+        // The whole chunk is wanted: one read for a small one. Otherwise only the header,
+        // so that pages skipped by their statistics are never read.
+        let window = if whole {
+            WHOLE_WINDOW
+        } else {
+            CHUNK_HEADER_WINDOW
+        };
+        let (mut chunk, window) = RawChunk::read_window(source, offset, limits, window)?;
         let mut pages = Vec::new();
         if whole || !chunk.header.marker.is_multi_page() {
-            chunk.load_body(source, limits)?;
+            chunk.fill_body(&window, source, limits)?;
             chunk.for_each_page(|p| push_page(&mut pages, limits, p.index, p.header, p.offset))?;
         } else {
             locate_pages(source, &chunk, limits, &mut pages)?;
