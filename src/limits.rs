@@ -23,6 +23,15 @@ pub struct Limits {
     pub max_rows_per_group: u64,
     /// Deepest nesting of complex values.
     pub max_nesting: usize,
+    /// Most bytes one compressed buffer (RCFile key section or column, TsFile page) may
+    /// declare that it decompresses to. Checked, together with the most that the codec can
+    /// produce from the buffer's compressed length, before the output is allocated, so a
+    /// tiny input that declares a huge output (a decompression bomb) is refused at once.
+    pub max_decompressed_bytes: usize,
+    /// Deepest TsFile metadata index tree (levels below a table root). Cycles in the tree
+    /// are [`crate::ErrorKind::Corrupt`] whatever this says; the walks recurse once per
+    /// level, so this also bounds their stack use.
+    pub max_index_depth: usize,
 }
 
 impl Default for Limits {
@@ -34,6 +43,11 @@ impl Default for Limits {
             max_string_len: 1 << 20,
             max_rows_per_group: i32::MAX as u64,
             max_nesting: 64,
+            // Real writers decompress to far less: Hive row groups hold 4 MiB, TsFile pages
+            // 64 KiB.
+            max_decompressed_bytes: 256 << 20,
+            // A valid tree of 2^31 entries with fan-out 2 has 31 levels.
+            max_index_depth: 40,
         }
     }
 }
@@ -48,6 +62,9 @@ impl Limits {
             max_string_len: usize::MAX,
             max_rows_per_group: u64::MAX,
             max_nesting: 1 << 16,
+            max_decompressed_bytes: usize::MAX,
+            // Fan-out is at least 2, so 64-bit offsets cannot address a deeper tree.
+            max_index_depth: 64,
         }
     }
 
@@ -79,6 +96,17 @@ impl Limits {
     /// Sets [`Limits::max_nesting`].
     pub fn with_max_nesting(mut self, n: usize) -> Self {
         self.max_nesting = n;
+        self
+    }
+
+    /// Sets [`Limits::max_decompressed_bytes`].
+    pub fn with_max_decompressed_bytes(mut self, n: usize) -> Self {
+        self.max_decompressed_bytes = n;
+        self
+    }
+    /// Sets [`Limits::max_index_depth`].
+    pub fn with_max_index_depth(mut self, n: usize) -> Self {
+        self.max_index_depth = n;
         self
     }
 

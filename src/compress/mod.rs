@@ -112,6 +112,72 @@ impl Algorithm {
             Algorithm::Lzo => "lzo",
         }
     }
+
+    /// The most plain bytes that `compressed_len` bytes of this algorithm can decode to, in
+    /// any framing (headers, lengths and trailers only add compressed bytes). Each bound is
+    /// the densest element of the format: a DEFLATE 258-byte match in 2 bits (1032:1), a
+    /// 3-byte Snappy copy of 64 bytes, a 255-byte LZ4 or LZO length byte, a 4-byte zstd RLE
+    /// block of 128 KiB, a bzip2 block (at least 16 bytes) of 900 000 run-length pairs of
+    /// 259 bytes, and a 6-byte LZMA2 chunk of 2 MiB.
+    ///
+    /// ```
+    /// use colfile::compress::Algorithm;
+    /// assert_eq!(Algorithm::Deflate.max_plain_len(10), 10_578);
+    /// assert!(Algorithm::Zstd.max_plain_len(4) >= 128 << 10);
+    /// ```
+    pub fn max_plain_len(self, compressed_len: usize) -> u64 {
+        let (per_byte, extra) = match self {
+            Algorithm::Deflate => (1032, 258),
+            Algorithm::Snappy => (22, 0),
+            Algorithm::Lz4 | Algorithm::Lzo => (255, 16),
+            Algorithm::Zstd => (32 << 10, 0),
+            Algorithm::Bzip2 => (900_000 / 5 * 259 / 16 + 1, 0),
+            Algorithm::Lzma2 => ((2 << 20) / 6 + 1, 0),
+        };
+        (compressed_len as u64)
+            .saturating_mul(per_byte)
+            .saturating_add(extra)
+    }
+}
+
+/// Checks the plain length that a file declares for `compressed_len` bytes of `algorithm`
+/// before anything is allocated for it, and returns it as a `usize`.
+///
+/// Errors: [`ErrorKind::LimitExceeded`] when `declared` is above
+/// [`Limits::max_decompressed_bytes`](crate::Limits::max_decompressed_bytes) (`what` is
+/// `"decompressed size"`), above what `algorithm` can produce from `compressed_len` bytes
+/// ([`Algorithm::max_plain_len`]; `what` is `"decompressed size for the compressed length"`)
+/// or above [`Limits::max_alloc_bytes`](crate::Limits::max_alloc_bytes).
+///
+/// ```
+/// use colfile::compress::{check_plain_len, Algorithm};
+/// use colfile::{ErrorKind, Limits};
+/// let limits = Limits::default();
+/// assert_eq!(check_plain_len(Algorithm::Lz4, 100, 20_000, &limits)?, 20_000);
+/// // 100 bytes of LZ4 cannot hold 1 MB: a bomb, refused before allocating.
+/// let e = check_plain_len(Algorithm::Lz4, 100, 1 << 20, &limits).unwrap_err();
+/// assert!(matches!(e.kind(), ErrorKind::LimitExceeded { limit: 25_516, .. }));
+/// # Ok::<(), colfile::Error>(())
+/// ```
+pub fn check_plain_len(
+    algorithm: Algorithm,
+    compressed_len: usize,
+    declared: u64,
+    limits: &crate::Limits,
+) -> Result<usize> {
+    let cap = limits.max_decompressed_bytes as u64;
+    if declared > cap {
+        return Err(Error::limit("decompressed size", declared, cap));
+    }
+    let most = algorithm.max_plain_len(compressed_len);
+    if declared > most {
+        return Err(Error::limit(
+            "decompressed size for the compressed length",
+            declared,
+            most,
+        ));
+    }
+    limits.check_alloc("decompressed size", declared)
 }
 
 /// The container around an algorithm's output.

@@ -4,7 +4,7 @@
 
 use super::header::Header;
 use super::rowgroup::{decode_column, parse_key, ColumnBytes, ColumnData, RowGroup};
-use crate::compress::Codec;
+use crate::compress::{check_plain_len, Codec};
 use crate::source::ByteSource;
 use crate::{Error, Limits, Result};
 use std::ops::Range;
@@ -293,8 +293,12 @@ impl<S: ByteSource> Reader<S> {
             );
         }
         // Key section.
-        let key_plain = self.limits.check_alloc("key section", key_len as u64)?;
         let ckey = self.limits.check_alloc("key section", ckey_len as u64)?;
+        let key_plain = match &self.codec {
+            Some(codec) => check_plain_len(codec.algorithm(), ckey, key_len as u64, &self.limits)
+                .map_err(|e| e.in_section("key section").at_offset(key_start))?,
+            None => self.limits.check_alloc("key section", key_len as u64)?,
+        };
         let g = &mut self.group;
         g.key.clear();
         if let Some(codec) = self.codec.as_mut() {

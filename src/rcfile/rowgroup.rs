@@ -3,7 +3,7 @@
 //! borrowed slices.
 
 use super::lengths::decode_offsets;
-use crate::compress::Codec;
+use crate::compress::{check_plain_len, Codec};
 use crate::format::Cursor;
 use crate::{Error, Limits, Result};
 use std::ops::Range;
@@ -253,7 +253,12 @@ pub(crate) fn decode_column(
         out.offsets.resize(rows + 1, 0);
         return Ok(());
     }
-    let plain = limits.check_alloc("column size", layout.plain_len)?;
+    let plain = match &bytes {
+        ColumnBytes::Compressed(src, codec) => {
+            check_plain_len(codec.algorithm(), src.len(), layout.plain_len, limits)?
+        }
+        _ => limits.check_alloc("column size", layout.plain_len)?,
+    };
     match bytes {
         // Over the reused buffer: Snappy and LZ4 then skip re-zeroing what it already holds.
         ColumnBytes::Compressed(src, codec) => {

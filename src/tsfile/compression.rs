@@ -16,9 +16,9 @@
 //! Each page is compressed on its own and must decompress to exactly the `uncompressed_size`
 //! its header declares; the codecs never produce or allocate more than that.
 
-use crate::compress::{new_codec, Algorithm, Codec, Framing};
+use crate::compress::{check_plain_len, new_codec, Algorithm, Codec, Framing};
 use crate::format::tsfile::Compression;
-use crate::{Error, Result};
+use crate::{Error, Limits, Result};
 
 /// The algorithm and framing of a compression type: `Ok(None)` for `UNCOMPRESSED`,
 /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) naming the type for the reserved
@@ -82,6 +82,7 @@ const SLOTS: usize = 10;
 pub struct PageCodecs {
     codecs: [Option<Box<dyn Codec>>; SLOTS],
     levels: [Option<i32>; SLOTS],
+    limits: Limits,
 }
 
 impl Default for PageCodecs {
@@ -91,13 +92,21 @@ impl Default for PageCodecs {
 }
 
 impl PageCodecs {
-    /// Codecs at the default levels: GZIP 6, ZSTD [`DEFAULT_ZSTD_LEVEL`], LZMA2 preset 6.
+    /// Codecs at the default levels: GZIP 6, ZSTD [`DEFAULT_ZSTD_LEVEL`], LZMA2 preset 6;
+    /// decompression bounded by the default [`Limits`].
     pub fn new() -> Self {
+        Self::with_limits(&Limits::default())
+    }
+
+    /// Like [`new`](Self::new), with decompressed page sizes checked against `limits`
+    /// (see [`check_plain_len`]).
+    pub fn with_limits(limits: &Limits) -> Self {
         let mut levels = [None; SLOTS];
         levels[usize::from(Compression::Zstd.code())] = Some(DEFAULT_ZSTD_LEVEL);
         PageCodecs {
             codecs: Default::default(),
             levels,
+            limits: limits.clone(),
         }
     }
 
@@ -162,7 +171,10 @@ impl PageCodecs {
     /// a shorter one is [`ErrorKind::Truncated`](crate::ErrorKind::Truncated), a longer one
     /// [`ErrorKind::Corrupt`](crate::ErrorKind::Corrupt). On error `out` is left as it was.
     ///
-    /// Errors: as for [`compress`](Self::compress), plus those above.
+    /// Errors: as for [`compress`](Self::compress), plus those above, and
+    /// [`ErrorKind::LimitExceeded`](crate::ErrorKind::LimitExceeded) from [`check_plain_len`]
+    /// for a compressed page that declares more than the limits or its codec allow (checked
+    /// before anything is allocated).
     pub fn decompress(
         &mut self,
         compression: Compression,
@@ -170,8 +182,13 @@ impl PageCodecs {
         out: &mut Vec<u8>,
         expected_len: usize,
     ) -> Result<()> {
+        let limits = self.limits.clone();
         match self.codec(compression)? {
-            Some(codec) => codec.decompress(input, out, expected_len),
+            Some(codec) => {
+                let n =
+                    check_plain_len(codec.algorithm(), input.len(), expected_len as u64, &limits)?;
+                codec.decompress(input, out, n)
+            }
             None if input.len() < expected_len => Err(Error::truncated(
                 "uncompressed page",
                 expected_len as u64,

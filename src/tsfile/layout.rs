@@ -13,7 +13,7 @@ use crate::format::tsfile::{
 use crate::format::Cursor;
 use crate::source::ByteSource;
 use crate::tsfile::chunk_reader::RawChunk;
-use crate::tsfile::metadata::{FileMetadata, MAGIC, VERSION};
+use crate::tsfile::metadata::{FileMetadata, INLINE_ROOT, MAGIC, VERSION};
 use crate::{Error, ErrorKind, Limits, Result};
 
 /// One page header of a chunk.
@@ -354,12 +354,11 @@ pub struct IndexLayout {
     pub series: Vec<SeriesLayout>,
 }
 
-/// Deepest index tree walked (a valid tree of 2^31 entries with fan-out 2 has 31 levels).
-const MAX_DEPTH: usize = 40;
-
 /// Walks every table's index tree from the footer. Each child range is checked to lie in
 /// the metadata region, and the ranges walked may not add up to more than the region (so
-/// cyclic or overlapping offsets end the walk with an error instead of looping).
+/// cyclic or overlapping offsets end the walk with an error instead of looping); a node that
+/// is its own ancestor is corrupt, and a tree deeper than
+/// [`Limits::max_index_depth`](crate::Limits::max_index_depth) a limit error.
 ///
 /// ```
 /// use colfile::tsfile::layout::index_layout;
@@ -387,7 +386,8 @@ pub fn index_layout<S: ByteSource + ?Sized>(src: &S, meta: &FileMetadata) -> Res
             parent: None,
             node: root.clone(),
         });
-        w.node(table, w.out.nodes.len() - 1, root, 0, None)?;
+        let mut path = vec![INLINE_ROOT];
+        w.node(table, w.out.nodes.len() - 1, root, &mut path, None)?;
     }
     Ok(w.out)
 }
@@ -406,9 +406,10 @@ impl<S: ByteSource + ?Sized> Walk<'_, S> {
         table: &str,
         this: usize,
         node: &MetadataIndexNode,
-        depth: usize,
+        path: &mut Vec<(u64, u64)>,
         device: Option<&DeviceId>,
     ) -> Result<()> {
+        let depth = self.out.nodes[this].depth;
         for i in 0..node.entries.len() {
             let range = self.meta.child_range(node, i).map_err(|e| {
                 let n = &self.out.nodes[this];
@@ -436,9 +437,6 @@ impl<S: ByteSource + ?Sized> Walk<'_, S> {
                 )
                 .at_offset(range.0)
             })?;
-            if depth + 1 >= MAX_DEPTH {
-                return Err(Error::corrupt("tsfile", "index tree too deep").at_offset(range.0));
-            }
             let (child_device, device_level) = match (&node.entries, node.node_type) {
                 (NodeEntries::Device(v), NodeType::LeafDevice) => {
                     (v.get(i).map(|e| e.device.clone()), false)
@@ -461,6 +459,14 @@ impl<S: ByteSource + ?Sized> Walk<'_, S> {
                 }
                 continue;
             }
+            // A LEAF_DEVICE entry points at the root of the device's measurement tree.
+            let mut measurement_tree = Vec::new();
+            let tree = if node.node_type == NodeType::LeafDevice {
+                &mut measurement_tree
+            } else {
+                &mut *path
+            };
+            self.meta.check_descent(range, tree)?;
             let child = self.meta.read_node(self.src, range, device_level)?;
             self.out.nodes.push(NodeLayout {
                 table: table.to_owned(),
@@ -471,7 +477,9 @@ impl<S: ByteSource + ?Sized> Walk<'_, S> {
                 node: child.clone(),
             });
             let child_at = self.out.nodes.len() - 1;
-            self.node(table, child_at, &child, depth + 1, child_device.as_ref())?;
+            tree.push(range);
+            self.node(table, child_at, &child, tree, child_device.as_ref())?;
+            tree.pop();
         }
         Ok(())
     }

@@ -18,9 +18,6 @@ use crate::{Error, Limits, Result};
 pub const MAGIC: &[u8; 6] = b"TsFile";
 /// The format version byte this crate reads and writes.
 pub const VERSION: u8 = 4;
-/// Deepest index tree accepted per level kind (a valid tree of 2^31 entries with fan-out 2
-/// has 31 levels).
-const MAX_DEPTH: usize = 40;
 
 /// A device found in the index: its id and the byte range of its measurement-level root.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,7 +189,7 @@ impl FileMetadata {
         };
         let mut out = Vec::new();
         let mut budget = self.region_len();
-        self.collect_devices(src, root, 0, &mut budget, &mut out)?;
+        self.collect_devices(src, root, &mut vec![INLINE_ROOT], &mut budget, &mut out)?;
         Ok(out)
     }
 
@@ -200,7 +197,7 @@ impl FileMetadata {
         &self,
         src: &S,
         node: &MetadataIndexNode,
-        depth: usize,
+        path: &mut Vec<(u64, u64)>,
         budget: &mut u64,
         out: &mut Vec<DeviceIndex>,
     ) -> Result<()> {
@@ -216,9 +213,11 @@ impl FileMetadata {
                     measurement_root: range,
                 }),
                 _ => {
-                    check_depth(depth + 1, range.0)?;
+                    self.check_descent(range, path)?;
                     let child = self.read_node(src, range, true)?;
-                    self.collect_devices(src, &child, depth + 1, budget, out)?;
+                    path.push(range);
+                    self.collect_devices(src, &child, path, budget, out)?;
+                    path.pop();
                 }
             }
         }
@@ -253,7 +252,8 @@ impl FileMetadata {
         let Some(mut node) = self.footer.table_root(device.table_name()).cloned() else {
             return Ok(None);
         };
-        for depth in 0..MAX_DEPTH {
+        let mut path = vec![INLINE_ROOT];
+        loop {
             let NodeEntries::Device(entries) = &node.entries else {
                 return Ok(None);
             };
@@ -268,10 +268,10 @@ impl FileMetadata {
                     _ => self.scan_for_device(src, device),
                 };
             }
-            check_depth(depth + 1, range.0)?;
+            self.check_descent(range, &path)?;
             node = self.read_node(src, range, true)?;
+            path.push(range);
         }
-        Err(Error::corrupt("tsfile", "index tree too deep"))
     }
 
     fn scan_for_device<S: ByteSource + ?Sized>(
@@ -320,7 +320,7 @@ impl FileMetadata {
         let mut budget = self.region_len();
         spend(&mut budget, root)?;
         let node = self.read_node(src, root, false)?;
-        self.collect_series(src, &node, 0, &mut budget, &mut out)
+        self.collect_series(src, &node, &mut vec![root], &mut budget, &mut out)
             .map_err(|e| e.in_series(|| entry.device.to_string()))?;
         Ok(out)
     }
@@ -329,7 +329,7 @@ impl FileMetadata {
         &self,
         src: &S,
         node: &MetadataIndexNode,
-        depth: usize,
+        path: &mut Vec<(u64, u64)>,
         budget: &mut u64,
         out: &mut Vec<TimeseriesMetadata>,
     ) -> Result<()> {
@@ -339,9 +339,11 @@ impl FileMetadata {
             if node.node_type == NodeType::LeafMeasurement {
                 out.extend(self.read_series_run(src, range)?);
             } else {
-                check_depth(depth + 1, range.0)?;
+                self.check_descent(range, path)?;
                 let child = self.read_node(src, range, false)?;
-                self.collect_series(src, &child, depth + 1, budget, out)?;
+                path.push(range);
+                self.collect_series(src, &child, path, budget, out)?;
+                path.pop();
             }
         }
         Ok(())
@@ -402,7 +404,8 @@ impl FileMetadata {
         let mut node = self
             .read_node(src, root, false)
             .map_err(|e| e.in_series(series))?;
-        for depth in 0..MAX_DEPTH {
+        let mut path = vec![root];
+        loop {
             let NodeEntries::Measurement(entries) = &node.entries else {
                 return Ok(None);
             };
@@ -419,12 +422,38 @@ impl FileMetadata {
                     .map_err(|e| e.in_series(series))?;
                 return Ok(run.into_iter().find(|t| t.measurement_id == measurement));
             }
-            check_depth(depth + 1, range.0)?;
+            self.check_descent(range, &path)
+                .map_err(|e| e.in_series(series))?;
             node = self
                 .read_node(src, range, false)
                 .map_err(|e| e.in_series(series))?;
+            path.push(range);
         }
-        Err(Error::corrupt("tsfile", "index tree too deep").in_series(series))
+    }
+
+    /// Checks a descent to the child node at `range`; `path` holds the ranges of the nodes
+    /// from the root of its tree (a table's device tree, rooted in the footer at
+    /// [`INLINE_ROOT`], or a device's measurement tree) down to its parent. A range already on
+    /// the path (a cycle) is [`ErrorKind::Corrupt`](crate::ErrorKind); a child more than
+    /// [`Limits::max_index_depth`] levels below the root is
+    /// [`ErrorKind::LimitExceeded`](crate::ErrorKind).
+    pub(crate) fn check_descent(&self, range: (u64, u64), path: &[(u64, u64)]) -> Result<()> {
+        if path.contains(&range) {
+            return Err(Error::corrupt(
+                "tsfile",
+                format!(
+                    "index cycle: node {}..{} is its own ancestor",
+                    range.0, range.1
+                ),
+            )
+            .at_offset(range.0));
+        }
+        let depth = path.len();
+        let max = self.limits.max_index_depth;
+        if depth > max {
+            return Err(Error::limit("index depth", depth as u64, max as u64).at_offset(range.0));
+        }
+        Ok(())
     }
 
     /// Child `i`'s range, checked to lie strictly inside `(meta_offset, footer_start]`.
@@ -468,6 +497,10 @@ impl FileMetadata {
     }
 }
 
+/// The range that stands for a table root in a descent path: the root is inline in the
+/// footer, and no child range can be empty or start at 0.
+pub(crate) const INLINE_ROOT: (u64, u64) = (0, 0);
+
 /// `n` bytes at `start`, borrowed when the source is in memory.
 fn read_range<S: ByteSource + ?Sized>(src: &S, start: u64, n: usize) -> Result<Cow<'_, [u8]>> {
     if let Some(all) = src.as_slice() {
@@ -497,12 +530,5 @@ fn spend(budget: &mut u64, (s, e): (u64, u64)) -> Result<()> {
         )
         .at_offset(s)
     })?;
-    Ok(())
-}
-
-fn check_depth(depth: usize, at: u64) -> Result<()> {
-    if depth >= MAX_DEPTH {
-        return Err(Error::corrupt("tsfile", "index tree too deep").at_offset(at));
-    }
     Ok(())
 }

@@ -201,7 +201,7 @@ impl<S: ByteSource> TsFileReader<S> {
             query: query.clone(),
             devices,
             current: None,
-            codecs: PageCodecs::default(),
+            codecs: PageCodecs::with_limits(&self.limits),
             pending: VecDeque::new(),
             to_skip: query.offset,
             explain,

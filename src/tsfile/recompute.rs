@@ -42,7 +42,7 @@ impl StatsDecoder {
     /// A decoder bounded by `limits`.
     pub fn new(limits: &Limits) -> Self {
         StatsDecoder {
-            codecs: PageCodecs::new(),
+            codecs: PageCodecs::with_limits(limits),
             limits: limits.clone(),
             buf: Vec::new(),
             group: None,
