@@ -9,8 +9,8 @@
 //! - [`tsfile`]: Apache TsFile v4 (TsFile 2.x), table and tree models.
 //!
 //! Shared layers: [`format`] (primitive encodings), [`compress`] (codecs and their framings),
-//! [`source`] (byte-range inputs), [`Limits`] (caps on what a file may ask for) and one
-//! [`Error`] type that says what went wrong and where.
+//! [`source`] (byte-range inputs), [`sink`] (outputs that can be fsynced), [`Limits`] (caps
+//! on what a file may ask for) and one [`Error`] type that says what went wrong and where.
 //!
 //! Nothing in this crate panics on the contents of a file: corrupt or hostile input gives an
 //! [`Error`] naming the byte offset, row group and column.
@@ -27,6 +27,7 @@ mod error;
 pub mod format;
 mod limits;
 pub mod rcfile;
+pub mod sink;
 pub mod source;
 pub mod tsfile;
 

@@ -220,3 +220,10 @@ impl<W: Write> RowWriter<W> {
         self.writer.finish_into_inner()
     }
 }
+
+impl<W: crate::sink::SyncWrite> RowWriter<W> {
+    /// Finishes the file and fsyncs it ([`Writer::finish_sync`]).
+    pub fn finish_sync(self) -> Result<WriteSummary> {
+        self.writer.finish_sync()
+    }
+}

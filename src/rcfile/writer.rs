@@ -2,12 +2,52 @@
 //! plain bytes as Hive does, writes sync blocks by Hive's 2000-byte rule (never a trailing
 //! one) and needs only [`std::io::Write`]. With the same rows, sync marker and no
 //! compression its output is byte-identical to Hive's.
+//!
+//! # What survives a crash
+//!
+//! RCFile has no footer: the header followed by any number of complete row groups is a
+//! valid file. The writer hands a row group (and the sync block before it) to the sink only
+//! once it is complete, so:
+//!
+//! * the rows of the row group in progress exist only in memory until
+//!   [`Writer::flush_row_group`], [`Writer::flush`] or [`Writer::finish`] writes them; a
+//!   crash or a dropped writer loses them, and nothing else;
+//! * dropping an unfinished writer writes nothing more and never panics (there is no `Drop`
+//!   impl; a sink such as [`std::io::BufWriter`] may still flush what it holds when it is
+//!   dropped, ignoring errors, as std does). The sink then holds the header and every row
+//!   group written so far, and [`Reader`](super::Reader) reads exactly those rows back, with
+//!   no error;
+//! * a crash in the middle of a row group leaves it cut: the reader returns every earlier
+//!   row group, then a [`Truncated`](crate::ErrorKind::Truncated) error for the cut one;
+//! * `Ok` from `flush` or `finish` means the bytes reached the sink (for a file: the
+//!   operating system), not the disk. With a sink that implements
+//!   [`SyncWrite`] (a [`File`](std::fs::File), a `BufWriter` around
+//!   one), [`Writer::flush_sync`] and [`Writer::finish_sync`] also fsync, after which the
+//!   bytes survive a power loss;
+//! * every error is returned by the call that met it, never swallowed. After an I/O, codec
+//!   or validation error in a row group the writer refuses every further call, `finish`
+//!   included (it cannot know how much of the group reached the sink), so no later call
+//!   reports success for a file with a hole.
+//!
+//! ```
+//! # fn main() -> colfile::Result<()> {
+//! use colfile::rcfile::Writer;
+//! let path = std::env::temp_dir().join(format!("colfile-rc-sync-{}.rc", std::process::id()));
+//! let file = std::io::BufWriter::new(std::fs::File::create(&path)?);
+//! let mut w = Writer::builder(file, 1).build()?;
+//! w.write_row(&[b"durable".as_slice()])?;
+//! let summary = w.finish_sync()?; // flushed and fsynced: survives a power loss
+//! assert_eq!(std::fs::metadata(&path)?.len(), summary.bytes);
+//! # std::fs::remove_file(&path)?;
+//! # Ok(()) }
+//! ```
 
 use super::header::{Header, HeaderVersion, COLUMN_NUMBER_KEY};
 use super::lengths::LengthsEncoder;
 use super::rowgroup::{decode_column, parse_key, ColumnBytes, ColumnData};
 use crate::compress::{Codec, HadoopCodec};
 use crate::format::hadoop::{write_i32_be, write_vlong};
+use crate::sink::SyncWrite;
 use crate::{Error, Limits, Result};
 use std::io::Write;
 
@@ -209,9 +249,10 @@ struct ColumnBuffer {
 }
 
 /// Writes an RCFile to any [`Write`] sink. Rows are buffered until a row group is full;
-/// a row is durable once [`Writer::flush`] or [`Writer::finish`] returned `Ok`. Dropping the
-/// writer without `finish` discards the buffered rows (the file stays readable up to the
-/// last complete row group).
+/// a row has reached the sink once [`Writer::flush`] or [`Writer::finish`] returned `Ok`
+/// (the disk: [`Writer::flush_sync`], [`Writer::finish_sync`]). Dropping the writer without
+/// `finish` discards the buffered rows; the sink holds a file readable up to the last row
+/// group written (see the [module docs](self#what-survives-a-crash)).
 #[derive(Debug)]
 pub struct Writer<W: Write> {
     sink: Option<W>,
@@ -450,11 +491,15 @@ impl<W: Write> Writer<W> {
         Ok(())
     }
 
-    /// Writes buffered rows as a row group and flushes the sink.
+    /// Writes buffered rows as a row group and flushes the sink. A failed flush makes the
+    /// writer refuse further calls, as a failed write does.
     pub fn flush(&mut self) -> Result<()> {
         self.flush_row_group()?;
         if let Some(s) = self.sink.as_mut() {
-            s.flush()?;
+            if let Err(e) = s.flush() {
+                self.poisoned = true;
+                return Err(e.into());
+            }
         }
         Ok(())
     }
@@ -472,5 +517,29 @@ impl<W: Write> Writer<W> {
             .take()
             .ok_or_else(|| Error::invalid("writer already finished"))?;
         Ok((sink, self.summary.clone()))
+    }
+}
+
+impl<W: SyncWrite> Writer<W> {
+    /// [`Writer::flush`], then fsyncs the sink ([`SyncWrite::sync_all`]): every row written
+    /// so far survives a power loss once this returns `Ok`. A failed fsync makes the writer
+    /// refuse further calls (the kernel may have dropped the unsynced pages).
+    pub fn flush_sync(&mut self) -> Result<()> {
+        self.flush()?;
+        if let Some(s) = self.sink.as_mut() {
+            if let Err(e) = s.sync_all() {
+                self.poisoned = true;
+                return Err(e.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Writer::finish`], then fsyncs the sink: the file survives a power loss once this
+    /// returns `Ok`. Write, flush and fsync errors are all returned.
+    pub fn finish_sync(self) -> Result<WriteSummary> {
+        let (mut sink, summary) = self.finish_into_inner()?;
+        sink.sync_all()?;
+        Ok(summary)
     }
 }

@@ -139,6 +139,8 @@ pub struct WriteArgs {
     pub meta: Vec<(String, String)>,
     pub input: Option<PathBuf>,
     pub validate: bool,
+    /// fsync the file before renaming it into place, and its directory after.
+    pub fsync: bool,
     pub time_zone: Option<String>,
     pub calendar: Option<String>,
     /// TsFile options.
@@ -190,6 +192,7 @@ impl WriteArgs {
             meta: Vec::new(),
             input: None,
             validate: false,
+            fsync: false,
             time_zone: None,
             calendar: None,
             ts: TsWriteArgs::default(),
@@ -233,6 +236,7 @@ impl WriteArgs {
                 Long("meta") => a.meta.push(key_value(string(p.value()?)?, "--meta")?),
                 Long("input") => a.input = Some(PathBuf::from(p.value()?)),
                 Long("validate") => a.validate = true,
+                Long("fsync") => a.fsync = true,
                 Long("time-zone") => a.time_zone = Some(string(p.value()?)?),
                 Long("calendar") => a.calendar = Some(string(p.value()?)?),
                 Value(v) if out.is_none() => out = Some(PathBuf::from(v)),

@@ -40,6 +40,7 @@ commands:
                --codec none|deflate|gzip|snappy|lz4|zstd|bzip2 [--row-group-rows N]
                [--row-group-bytes N] [--seq-header] [--sync HEX32] [--meta k=v]...
                [--serde-prop k=v]... [--validate] [--input FILE|-]   (input: JSON lines)
+  write ... [--fsync]   (either format: fsync the file and its directory before exiting)
   write OUT    --format tsfile (--table T | --device PATH [--aligned])
                --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
                [--page-max-points N] [--page-max-bytes N] [--max-index-degree N]

@@ -1,22 +1,25 @@
 //! `write`: JSON lines in, an RCFile (or, through `tsfile_cmds`, a TsFile) out, written under
 //! a temporary name and renamed at the end so a failed write leaves no half-written file.
+//! With `--fsync` the file is fsynced before the rename and its directory after it, so the
+//! complete file is on disk under its name when the command succeeds.
 
 use crate::args::WriteArgs;
 use crate::read_cmds::serde_for;
 use crate::Failure;
 use colfile::compress::HadoopCodec;
 use colfile::rcfile::{json, HeaderVersion, RowWriter, Schema, Writer};
+use colfile::sink::SyncWrite;
 use std::io::{BufRead, Write};
 
 pub fn write(a: WriteArgs) -> Result<(), Failure> {
     if a.format == "tsfile" {
-        return atomically(&a.out, |file| {
+        return atomically(&a.out, a.fsync, |file| {
             let mut sink = std::io::BufWriter::with_capacity(1 << 20, file);
             let line = crate::tsfile_cmds::write(&a, &mut sink)?;
             sink.flush()?;
-            sink.into_inner()
-                .map_err(|e| Failure::from(e.into_error()))?
-                .sync_all()?;
+            if a.fsync {
+                sink.sync_all()?;
+            }
             Ok(line)
         });
     }
@@ -38,7 +41,7 @@ pub fn write(a: WriteArgs) -> Result<(), Failure> {
         )),
         None => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
     };
-    atomically(&a.out, |file| {
+    atomically(&a.out, a.fsync, |file| {
         let mut b = Writer::builder(
             std::io::BufWriter::with_capacity(1 << 20, file),
             schema.len(),
@@ -75,11 +78,11 @@ pub fn write(a: WriteArgs) -> Result<(), Failure> {
             w.write(&row)
                 .map_err(|e| Failure::input(format!("input line {}: {e}", n + 1)))?;
         }
-        let (mut sink, s) = w.finish_into_inner()?;
-        sink.flush()?;
-        sink.into_inner()
-            .map_err(|e| Failure::from(e.into_error()))?
-            .sync_all()?;
+        let s = if a.fsync {
+            w.finish_sync()?
+        } else {
+            w.finish()?
+        };
         Ok(format!(
             "{{\"rows\":{},\"row_groups\":{},\"bytes\":{}}}",
             s.rows, s.row_groups, s.bytes
@@ -88,9 +91,11 @@ pub fn write(a: WriteArgs) -> Result<(), Failure> {
 }
 
 /// Runs `body` on a temporary file next to `out` and renames it to `out` when `body`
-/// succeeds (then prints its summary line); removes it otherwise.
+/// succeeds (then prints its summary line); removes it otherwise. With `fsync`, the
+/// directory is fsynced after the rename (`body` fsyncs the file).
 fn atomically(
     out: &std::path::Path,
+    fsync: bool,
     body: impl FnOnce(std::fs::File) -> Result<String, Failure>,
 ) -> Result<(), Failure> {
     let tmp = out.with_extension(format!(
@@ -101,6 +106,9 @@ fn atomically(
     match body(file) {
         Ok(line) => {
             std::fs::rename(&tmp, out).map_err(|e| Failure::from(e).context(out))?;
+            if fsync {
+                sync_dir(out)?;
+            }
             crate::out_line(format_args!("{line}"))?;
             Ok(())
         }
@@ -109,4 +117,19 @@ fn atomically(
             Err(e)
         }
     }
+}
+
+/// fsyncs the directory holding `path`, so a rename into it survives a power loss (on
+/// Unix; elsewhere directories cannot be opened for that and the rename is left to the OS).
+fn sync_dir(path: &std::path::Path) -> Result<(), Failure> {
+    if cfg!(unix) {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => std::path::Path::new("."),
+        };
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| Failure::from(e).context(dir))?;
+    }
+    Ok(())
 }

@@ -7,6 +7,53 @@
 //! out (devices in id order, as Java does), so memory stays bounded whatever the file size.
 //! Only chunk metadata (offset and statistics per chunk) is kept until
 //! [`finish`](TsFileWriter::finish) writes the index, schemas, Bloom filter and footer.
+//!
+//! # What survives a crash
+//!
+//! A TsFile is readable only once [`finish`](TsFileWriter::finish) has written its metadata
+//! section and footer; before that the output is the head (`TsFile` + version) followed by
+//! the chunk groups written so far, each written whole when it is flushed (by
+//! [`flush`](TsFileWriter::flush) or when the buffered data reach
+//! [`WriterOptions::memory_threshold`]). So:
+//!
+//! * rows still buffered in open pages exist only in memory; a crash or a dropped writer
+//!   loses them;
+//! * dropping an unfinished writer writes nothing more and never panics (there is no `Drop`
+//!   impl); the output is not a valid TsFile, and [`recover`](crate::tsfile::recover())
+//!   rebuilds one from it. Recover keeps every chunk group that is followed by another
+//!   record: all but the last one written (the last device's group of the last flush),
+//!   which is followed by nothing and dropped too, because a file that ends exactly after
+//!   a chunk cannot be told from one that lost the group's remaining chunks (see
+//!   [`recover`](mod@crate::tsfile::recover)'s module docs). A crash in the middle of a flush
+//!   leaves a cut chunk group, which recover drops with everything after it;
+//! * `Ok` from `flush` or `finish` means the bytes reached the output (for a file: the
+//!   operating system), not the disk. With an output that implements
+//!   [`SyncWrite`] (a [`File`](std::fs::File), a `BufWriter` around
+//!   one), [`flush_sync`](TsFileWriter::flush_sync) and
+//!   [`finish_sync`](TsFileWriter::finish_sync) also fsync, after which the bytes survive a
+//!   power loss;
+//! * every error is returned by the call that met it, never swallowed. After an error while
+//!   flushing chunk groups (I/O, encoding) the writer refuses every further call, `finish`
+//!   included: its chunk offsets no longer match the output, so no later call reports
+//!   success for a file whose index would point at the wrong bytes.
+//!
+//! ```
+//! use colfile::format::tsfile::{ColumnCategory, DataType};
+//! use colfile::format::tsfile::schema::{TableColumn, TableSchema};
+//! use colfile::tsfile::{TsFileWriter, Value, WriterOptions};
+//!
+//! let path = std::env::temp_dir().join(format!("colfile-ts-sync-{}.tsfile", std::process::id()));
+//! let out = std::io::BufWriter::new(std::fs::File::create(&path)?);
+//! let mut w = TsFileWriter::new(out, WriterOptions::default())?;
+//! w.register_table(TableSchema::new("t", vec![
+//!     TableColumn::new("v", DataType::Int64, ColumnCategory::Field),
+//! ]))?;
+//! w.write_row("t", 1, &[Value::Int64(7)])?;
+//! let summary = w.finish_sync()?; // flushed and fsynced: survives a power loss
+//! assert_eq!(std::fs::metadata(&path)?.len(), summary.bytes);
+//! # std::fs::remove_file(&path)?;
+//! # Ok::<(), colfile::Error>(())
+//! ```
 
 mod chunk;
 mod group;
@@ -28,6 +75,7 @@ use crate::format::tsfile::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
 use crate::format::tsfile::index::{ChunkMetadata, TimeseriesMetadata};
 use crate::format::tsfile::schema::{MeasurementSchema, TableSchema};
 use crate::format::tsfile::{ColumnCategory, DataType, DeviceId};
+use crate::sink::SyncWrite;
 use crate::tsfile::encoding::EncodeOptions;
 use crate::tsfile::index_writer;
 use crate::{Error, Result};
@@ -109,6 +157,8 @@ pub struct TsFileWriter<W: Write> {
     /// Rows between two looks at the buffered size (adapted after each look, as Java does).
     check_every: u64,
     chunk_groups: u64,
+    /// Set when a flush failed: the output no longer matches the chunk metadata.
+    poisoned: bool,
 }
 
 impl<W: Write> TsFileWriter<W> {
@@ -135,13 +185,30 @@ impl<W: Write> TsFileWriter<W> {
             rows_since_check: 0,
             check_every: 128,
             chunk_groups: 0,
+            poisoned: false,
         })
     }
 
-    fn time_codec(&self) -> ColumnCodec {
+    fn check(&self) -> Result<()> {
+        if self.poisoned {
+            return Err(Error::invalid(
+                "an earlier flush failed; the writer cannot continue",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The codec of an aligned time chunk, or (`aligned` false) of the time streams of
+    /// non-aligned pages. Those are always TS_2DIFF: no file records their encoding and every
+    /// reader assumes TS_2DIFF (`spec/tsfile.md` §5.3), so another one would be unreadable.
+    fn time_codec(&self, aligned: bool) -> ColumnCodec {
         ColumnCodec {
             data_type: DataType::Int64,
-            encoding: self.options.time_encoding,
+            encoding: if aligned {
+                self.options.time_encoding
+            } else {
+                crate::format::tsfile::Encoding::Ts2Diff
+            },
             compression: self.options.time_compression,
             options: EncodeOptions::default(),
         }
@@ -230,7 +297,7 @@ impl<W: Write> TsFileWriter<W> {
         for m in &measurements {
             self.column_codec(m)?;
         }
-        let time = self.time_codec();
+        let time = self.time_codec(false);
         let codecs: Vec<ColumnCodec> = measurements
             .iter()
             .map(|m| self.column_codec(m))
@@ -280,7 +347,10 @@ impl<W: Write> TsFileWriter<W> {
     /// the row's time). Time must increase per device.
     ///
     /// Errors leave the writer usable and lose nothing already accepted: an unknown table,
-    /// a wrong number or type of values, or a time not after the device's last one.
+    /// a wrong number or type of values, or a time not after the device's last one. The
+    /// exception is an error of the chunk-group flush a row may trigger (I/O, encoding):
+    /// the writer then refuses further calls (see the
+    /// [module docs](self#what-survives-a-crash)).
     pub fn write_row(&mut self, table: &str, time: i64, values: &[super::Value]) -> Result<()> {
         let refs: Vec<ValueRef<'_>> = values.iter().map(|v| v.as_ref()).collect();
         self.write_row_refs(table, time, &refs)
@@ -332,7 +402,7 @@ impl<W: Write> TsFileWriter<W> {
         let codecs = info.codecs.clone();
         self.push(device, time, &fields, |w| {
             Ok(new_state(
-                Group::aligned(w.time_codec(), &codecs)?,
+                Group::aligned(w.time_codec(true), &codecs)?,
                 &codecs,
                 true,
                 w.options.role_masks,
@@ -371,9 +441,9 @@ impl<W: Write> TsFileWriter<W> {
             .collect::<Result<_>>()?;
         self.push(id, time, &row, |w| {
             let group = if aligned {
-                Group::aligned(w.time_codec(), &codecs)?
+                Group::aligned(w.time_codec(true), &codecs)?
             } else {
-                Group::non_aligned(w.time_codec(), &codecs)?
+                Group::non_aligned(w.time_codec(false), &codecs)?
             };
             Ok(new_state(group, &codecs, aligned, w.options.role_masks))
         })
@@ -390,6 +460,7 @@ impl<W: Write> TsFileWriter<W> {
     /// Errors (nothing of the batch is written): an unknown table or device, a column of the
     /// wrong type or length, or times that do not increase from the device's last time.
     pub fn write_batch(&mut self, batch: &super::DeviceBatch) -> Result<()> {
+        self.check()?;
         let key = batch.table.to_lowercase();
         let (device, names, codecs, aligned): (
             DeviceId,
@@ -473,9 +544,9 @@ impl<W: Write> TsFileWriter<W> {
         }
         self.ensure_device(&device, |w| {
             let group = if aligned {
-                Group::aligned(w.time_codec(), &codecs)?
+                Group::aligned(w.time_codec(true), &codecs)?
             } else {
-                Group::non_aligned(w.time_codec(), &codecs)?
+                Group::non_aligned(w.time_codec(false), &codecs)?
             };
             Ok(new_state(group, &codecs, aligned, w.options.role_masks))
         })?;
@@ -529,7 +600,7 @@ impl<W: Write> TsFileWriter<W> {
             self.check_every = (room / per_row / 2).clamp(128, 1 << 16);
             self.rows_since_check = 0;
             if held >= self.options.memory_threshold {
-                self.flush()?;
+                self.flush_groups()?;
             }
         }
         Ok(())
@@ -542,6 +613,7 @@ impl<W: Write> TsFileWriter<W> {
         row: &[ValueRef<'_>],
         make: impl FnOnce(&Self) -> Result<DeviceState>,
     ) -> Result<()> {
+        self.check()?;
         self.ensure_device(&device, make)?;
         let limits = self.page_limits();
         let state = self
@@ -601,8 +673,29 @@ impl<W: Write> TsFileWriter<W> {
         })
     }
 
-    /// Writes every buffered chunk group now (devices in id order).
+    /// Writes every buffered chunk group now (devices in id order) and flushes the output.
+    /// After an error the writer refuses further calls: part of a chunk group may have
+    /// reached the output.
     pub fn flush(&mut self) -> Result<()> {
+        self.flush_groups()?;
+        if let Err(e) = self.out.flush() {
+            self.poisoned = true;
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    /// Writes every buffered chunk group; any error poisons the writer.
+    fn flush_groups(&mut self) -> Result<()> {
+        self.check()?;
+        let r = self.write_groups();
+        if r.is_err() {
+            self.poisoned = true;
+        }
+        r
+    }
+
+    fn write_groups(&mut self) -> Result<()> {
         self.seal_all()?;
         for (id, state) in self.devices.iter_mut() {
             if state.group.is_empty() {
@@ -644,7 +737,7 @@ impl<W: Write> TsFileWriter<W> {
 
     /// [`finish`](Self::finish), also returning the output.
     pub fn finish_into_inner(mut self) -> Result<(W, WriteSummary)> {
-        self.flush()?;
+        self.flush_groups()?;
         let mut devices: Vec<(DeviceId, Vec<TimeseriesMetadata>)> = Vec::new();
         let mut chunk_count = 0usize;
         for (id, state) in std::mem::take(&mut self.devices) {
@@ -690,6 +783,30 @@ impl<W: Write> TsFileWriter<W> {
             bytes: footer.file_len,
         };
         Ok((self.out, summary))
+    }
+}
+
+impl<W: SyncWrite> TsFileWriter<W> {
+    /// [`flush`](Self::flush), then fsyncs the output ([`SyncWrite::sync_all`]): the chunk
+    /// groups written so far survive a power loss once this returns `Ok` (to be read back
+    /// through [`recover`](crate::tsfile::recover()) if the file is never finished). A failed
+    /// fsync makes the writer refuse further calls (the kernel may have dropped the
+    /// unsynced pages).
+    pub fn flush_sync(&mut self) -> Result<()> {
+        self.flush()?;
+        if let Err(e) = self.out.sync_all() {
+            self.poisoned = true;
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    /// [`finish`](Self::finish), then fsyncs the output: the file survives a power loss
+    /// once this returns `Ok`. Write, flush and fsync errors are all returned.
+    pub fn finish_sync(self) -> Result<WriteSummary> {
+        let (mut out, summary) = self.finish_into_inner()?;
+        out.sync_all()?;
+        Ok(summary)
     }
 }
 
