@@ -495,13 +495,19 @@ impl<W: Write> Writer<W> {
     /// writer refuse further calls, as a failed write does.
     pub fn flush(&mut self) -> Result<()> {
         self.flush_row_group()?;
-        if let Some(s) = self.sink.as_mut() {
-            if let Err(e) = s.flush() {
+        self.on_sink(|s| s.flush())
+    }
+
+    /// Runs `op` on the sink (if not yet finished); its error makes the writer refuse
+    /// further calls.
+    fn on_sink(&mut self, op: impl FnOnce(&mut W) -> std::io::Result<()>) -> Result<()> {
+        match self.sink.as_mut().map(op) {
+            Some(Err(e)) => {
                 self.poisoned = true;
-                return Err(e.into());
+                Err(e.into())
             }
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Writes the last row group, flushes, and reports what was written.
@@ -526,13 +532,7 @@ impl<W: SyncWrite> Writer<W> {
     /// refuse further calls (the kernel may have dropped the unsynced pages).
     pub fn flush_sync(&mut self) -> Result<()> {
         self.flush()?;
-        if let Some(s) = self.sink.as_mut() {
-            if let Err(e) = s.sync_all() {
-                self.poisoned = true;
-                return Err(e.into());
-            }
-        }
-        Ok(())
+        self.on_sink(|s| s.sync_all())
     }
 
     /// [`Writer::finish`], then fsyncs the sink: the file survives a power loss once this
