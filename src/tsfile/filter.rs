@@ -64,7 +64,8 @@ impl CmpOp {
 /// use colfile::tsfile::{Filter, Value};
 /// let f = Filter::eq("city", Value::string("beijing"))
 ///     .and(Filter::gt("temp", Value::Double(20.0)).or(Filter::is_null("temp")));
-/// assert_eq!(f.to_string(), "(city = \"beijing\" and (temp > 20 or temp is null))");
+/// // Display gives the `--where` syntax back (`filter_parse`), parentheses only where needed.
+/// assert_eq!(f.to_string(), "city = 'beijing' and (temp > 20.0 or temp is null)");
 /// assert_eq!(f.columns(), ["city", "temp"]);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -383,25 +384,83 @@ pub fn matches<'v>(f: &Filter, value: &mut impl FnMut(&str) -> ValueRef<'v>) -> 
     }) == Tri::Yes
 }
 
-impl std::fmt::Display for Filter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+/// Writes `s` as the parser reads it back: single-quoted, a quote inside doubled.
+fn write_quoted(f: &mut std::fmt::Formatter<'_>, s: &str) -> std::fmt::Result {
+    write!(f, "'{}'", s.replace('\'', "''"))
+}
+
+/// Writes a column name bare when the parser reads it back as the same name, else quoted.
+fn write_column(f: &mut std::fmt::Formatter<'_>, c: &str) -> std::fmt::Result {
+    let keyword = ["and", "or", "not", "is", "between", "null"]
+        .iter()
+        .any(|k| c.eq_ignore_ascii_case(k));
+    let word = !c.is_empty()
+        && !c
+            .chars()
+            .any(|x| x.is_whitespace() || "()'\"=!<>".contains(x));
+    if word && !keyword {
+        f.write_str(c)
+    } else {
+        write_quoted(f, c)
+    }
+}
+
+impl Filter {
+    /// Writes the filter in `--where` syntax, in parentheses when its operator binds more
+    /// loosely than `min` (0: or, 1: and, 2: not and the leaves). Right operands get parentheses
+    /// for their own operator too, so printing and parsing keep the tree's shape.
+    fn write(&self, f: &mut std::fmt::Formatter<'_>, min: u8) -> std::fmt::Result {
+        let own = match self {
+            Filter::Or(..) => 0,
+            Filter::And(..) => 1,
+            _ => 2,
+        };
+        if own < min {
+            f.write_str("(")?;
+            self.write(f, 0)?;
+            return f.write_str(")");
+        }
         match self {
             Filter::Cmp { column, op, value } => {
-                write!(f, "{column} {} ", op.symbol())?;
+                write_column(f, column)?;
+                write!(f, " {} ", op.symbol())?;
                 match value {
-                    Value::Binary(b) => write!(f, "{:?}", String::from_utf8_lossy(b)),
+                    Value::Binary(b) => write_quoted(f, &String::from_utf8_lossy(b)),
                     Value::Boolean(v) => write!(f, "{v}"),
                     Value::Int32(v) => write!(f, "{v}"),
                     Value::Int64(v) => write!(f, "{v}"),
-                    Value::Float(v) => write!(f, "{v}"),
-                    Value::Double(v) => write!(f, "{v}"),
+                    // Debug keeps a `.0` or an exponent, so the text parses back as a float.
+                    Value::Float(v) => write!(f, "{v:?}"),
+                    Value::Double(v) => write!(f, "{v:?}"),
                     Value::Null => write!(f, "null"),
                 }
             }
-            Filter::IsNull(c) => write!(f, "{c} is null"),
-            Filter::And(a, b) => write!(f, "({a} and {b})"),
-            Filter::Or(a, b) => write!(f, "({a} or {b})"),
-            Filter::Not(a) => write!(f, "not {a}"),
+            Filter::IsNull(c) => {
+                write_column(f, c)?;
+                f.write_str(" is null")
+            }
+            Filter::And(a, b) => {
+                a.write(f, 1)?;
+                f.write_str(" and ")?;
+                b.write(f, 2)
+            }
+            Filter::Or(a, b) => {
+                a.write(f, 0)?;
+                f.write_str(" or ")?;
+                b.write(f, 1)
+            }
+            Filter::Not(a) => {
+                f.write_str("not ")?;
+                a.write(f, 2)
+            }
         }
+    }
+}
+
+/// The `--where` syntax (`filter_parse`): text that parses back to the same filter, for every
+/// filter that parsing gives.
+impl std::fmt::Display for Filter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.write(f, 0)
     }
 }

@@ -21,7 +21,8 @@ pub struct WriterOptions {
     pub max_index_degree: usize,
     /// Bloom filter false-positive rate (clamped to 0.01–0.1 as Java does).
     pub bloom_error_rate: f64,
-    /// Encoding of every time stream (TS_2DIFF or PLAIN).
+    /// Encoding of aligned time chunks (TS_2DIFF or PLAIN). Non-aligned pages' time
+    /// streams are always TS_2DIFF: their encoding is recorded nowhere and readers assume it.
     pub time_encoding: Encoding,
     /// Compression of aligned time chunks.
     pub time_compression: Compression,
