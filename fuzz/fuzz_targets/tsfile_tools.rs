@@ -1,31 +1,3 @@
-//! Any bytes as a TsFile for the tools: `sketch` (the sequential scan and index walk),
-//! `verify` (every page decoded, statistics recomputed) and `recover` (the rebuilt file must
-//! open). None may panic; allocations are capped by Limits.
+//! See `colfile_fuzz::tsfile_tools` (fuzz/src/tsfile_tools.rs), which `tests/fuzz_corpus.rs` also replays.
 #![no_main]
-use colfile::tsfile::recover::{recover_with, RecoverOptions};
-use colfile::tsfile::sketch::sketch;
-use colfile::tsfile::verify::{verify, VerifyOptions};
-use colfile::tsfile::TsFileReader;
-use colfile::Limits;
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let limits = Limits::default().with_max_alloc_bytes(1 << 24);
-    if let Ok(s) = sketch(data, &limits) {
-        let _ = s.to_text();
-    }
-    let opts = VerifyOptions {
-        limits: limits.clone(),
-        ..VerifyOptions::default()
-    };
-    let _ = verify(data, &opts);
-    let opts = RecoverOptions {
-        limits: limits.clone(),
-        ..RecoverOptions::default()
-    };
-    let mut out = Vec::new();
-    if recover_with(data, &mut out, &opts).is_ok() {
-        // What recover writes must be a file our reader opens.
-        assert!(TsFileReader::open_with_limits(out.as_slice(), limits).is_ok());
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| colfile_fuzz::tsfile_tools::run(data));
