@@ -18,6 +18,7 @@ use crate::tsfile::layout::{IndexLayout, NodeLayout};
 use crate::tsfile::metadata::FileMetadata;
 
 /// An index key: a device or a measurement.
+#[derive(PartialEq)]
 enum Key<'a> {
     Device(&'a DeviceId),
     Measurement(&'a str),
@@ -28,16 +29,6 @@ impl fmt::Display for Key<'_> {
         match self {
             Key::Device(d) => write!(f, "device {d}"),
             Key::Measurement(m) => write!(f, "{m:?}"),
-        }
-    }
-}
-
-impl PartialEq for Key<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Key::Device(a), Key::Device(b)) => a == b,
-            (Key::Measurement(a), Key::Measurement(b)) => a == b,
-            _ => false,
         }
     }
 }
