@@ -64,6 +64,12 @@ fn load_be(data: &[u8], at: usize) -> u64 {
     }
 }
 
+/// [`load_be`] for 16 bytes.
+#[cold]
+fn load_tail128(data: &[u8], at: usize) -> u128 {
+    (u128::from(load_be(data, at)) << 64) | u128::from(load_be(data, at.wrapping_add(8)))
+}
+
 #[cold]
 fn load_tail(data: &[u8], at: usize) -> u64 {
     let mut w = [0u8; 8];
@@ -149,8 +155,13 @@ impl<'a> BitReader<'a> {
     #[inline]
     pub(crate) fn peek64(&self) -> u64 {
         let (at, s) = (self.bit / 8, self.bit % 8);
-        let next = u64::from(self.data.get(at.wrapping_add(8)).copied().unwrap_or(0));
-        (load_be(self.data, at) << s) | ((next << s) >> 8)
+        // One bounds check and one 16-byte window away from the end; the last 15 bytes
+        // take the zero-filling path.
+        let window = match self.data.get(at..at.wrapping_add(16)) {
+            Some(w) => u128::from_be_bytes(w.try_into().unwrap_or([0; 16])),
+            None => load_tail128(self.data, at),
+        };
+        ((window << s) >> 64) as u64
     }
 
     /// Moves past `n` bits.

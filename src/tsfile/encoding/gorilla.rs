@@ -94,10 +94,17 @@ pub(crate) fn decode<T, const W: u32>(
     let field_mask = (1u64 << f) - 1;
     // A '10' before any '11' has no window yet: `sig == 0` marks that.
     let (mut sig, mut tz) = (0u32, 0u32);
-    // Every step starts from one 64-bit window: a '0', and a '10' whose bits fit in the
-    // window after the code (nearly all of them), need no second load.
+    // Whether a '10' takes the one-window path: a window is set and its bits fit in the
+    // 62 bits after the code.
+    let mut short = false;
+    // Every step starts from one 64-bit window: a '10' whose bits fit in the window after
+    // the code (nearly every value of real float data), and a '0', need no second load.
     let next = |r: &mut BitReader<'_>, value: u64| {
         let head = r.peek64();
+        if head >> 62 == 0b10 && short {
+            r.skip(2 + sig);
+            return Ok(value ^ (((head << 2) >> (64 - sig)) << tz));
+        }
         if head >> 63 == 0 {
             r.skip(1);
             return Ok(value);
@@ -106,10 +113,6 @@ pub(crate) fn decode<T, const W: u32>(
             if sig == 0 {
                 return Err(Error::corrupt("tsfile", "GORILLA '10' before any '11'")
                     .at_offset(offset(base, r)));
-            }
-            if sig <= 62 {
-                r.skip(2 + sig);
-                return Ok(value ^ (((head << 2) >> (64 - sig)) << tz));
             }
             r.skip(2);
         } else {
@@ -123,6 +126,7 @@ pub(crate) fn decode<T, const W: u32>(
                 .at_offset(offset(base, r)));
             }
             tz = W - lz - sig;
+            short = sig <= 62;
             r.skip(2 + 2 * f);
         }
         let bits = r.peek64() >> (64 - sig);
