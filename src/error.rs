@@ -253,6 +253,14 @@ impl Error {
         self.inner.location.page.get_or_insert(index);
         self
     }
+    /// Re-bases an offset counted from the start of a part of a buffer to the buffer's
+    /// start, `base` being where the part begins: adds `base` to the offset, or sets it to
+    /// `base` when there is none.
+    pub(crate) fn within(mut self, base: u64) -> Self {
+        let o = &mut self.inner.location.offset;
+        *o = Some(o.map_or(base, |o| o.saturating_add(base)));
+        self
+    }
     /// Sets the section name unless already set.
     pub fn in_section(mut self, section: &'static str) -> Self {
         self.inner.location.section.get_or_insert(section);

@@ -8,18 +8,30 @@ use crate::format::tsfile::{DataType, Encoding};
 use crate::format::Cursor;
 use crate::{Error, Result};
 
-/// Decodes a time stream, appending to `times`; at most `max` timestamps.
+/// Decodes a time page (or any time stream), appending to `times`; at most `max`
+/// timestamps.
 pub fn decode_times(
     payload: &[u8],
     encoding: Encoding,
     max: usize,
     times: &mut Vec<i64>,
 ) -> Result<()> {
+    time_stream(payload, encoding, max, times).map_err(in_payload)
+}
+
+/// Locates an error from a page decoder: its offset counts from the start of the
+/// (decompressed) payload, which the section says.
+fn in_payload(e: Error) -> Error {
+    e.within(0).in_section("page payload")
+}
+
+/// [`decode_times`], with offsets counted from the start of `stream`.
+fn time_stream(stream: &[u8], encoding: Encoding, max: usize, times: &mut Vec<i64>) -> Result<()> {
     if encoding == Encoding::Ts2Diff {
-        return encoding::decode_ts2diff_i64(payload, max, times);
+        return encoding::decode_ts2diff_i64(stream, max, times);
     }
     let mut v = Values::Int64(std::mem::take(times));
-    let r = encoding::decode(encoding, DataType::Int64, payload, max, &mut v);
+    let r = encoding::decode(encoding, DataType::Int64, stream, max, &mut v);
     if let Values::Int64(t) = v {
         *times = t;
     }
@@ -27,7 +39,8 @@ pub fn decode_times(
 }
 
 /// Decodes a stream that must hold exactly `count` values (so GORILLA values equal to the
-/// sentinel are data, as the C++ reader takes them), naming `what` when the count is wrong.
+/// sentinel are data, as the C++ reader takes them). The stream starts at offset `at` of
+/// the page payload; offsets in errors are re-based to the payload.
 fn decode_counted(
     encoding: Encoding,
     data_type: DataType,
@@ -35,15 +48,8 @@ fn decode_counted(
     count: usize,
     values: &mut Values,
     at: u64,
-    what: &str,
 ) -> Result<()> {
-    encoding::decode_exact(encoding, data_type, stream, count, values).map_err(|e| {
-        if matches!(e.kind(), crate::ErrorKind::Corrupt { .. }) {
-            Error::corrupt("tsfile", format!("{what} {count} values: {e}")).at_offset(at)
-        } else {
-            e.at_offset(at)
-        }
-    })
+    encoding::decode_exact(encoding, data_type, stream, count, values).map_err(|e| e.within(at))
 }
 
 /// Decodes a non-aligned page: `UVarInt time_len`, the time stream, then the value stream
@@ -58,21 +64,14 @@ pub fn decode_non_aligned(
     values: &mut Values,
 ) -> Result<usize> {
     let mut c = Cursor::new(payload, 0);
-    let time_len = c.read_uvarint()? as usize;
-    let time_stream = c.take("page time stream", time_len)?;
+    let time_len = c.read_uvarint().map_err(in_payload)? as usize;
+    let times_at = c.offset();
+    let stream = c.take("page time stream", time_len).map_err(in_payload)?;
     let t0 = times.len();
-    decode_times(time_stream, time_encoding, max, times)?;
+    time_stream(stream, time_encoding, max, times).map_err(|e| in_payload(e.within(times_at)))?;
     let n = times.len() - t0;
     let at = c.offset();
-    decode_counted(
-        value_encoding,
-        data_type,
-        c.rest(),
-        n,
-        values,
-        at,
-        "page timestamps call for",
-    )?;
+    decode_counted(value_encoding, data_type, c.rest(), n, values, at).map_err(in_payload)?;
     Ok(n)
 }
 
@@ -92,15 +91,18 @@ pub fn decode_value_page(
         return Ok(());
     }
     let mut c = Cursor::new(payload, 0);
-    let count = c.read_i32_be()?;
+    let count = c.read_i32_be().map_err(in_payload)?;
     if usize::try_from(count).ok() != Some(positions) {
         return Err(Error::corrupt(
             "tsfile",
             format!("value page has {count} positions, its time page {positions}"),
         )
-        .at_offset(0));
+        .at_offset(0)
+        .in_section("page payload"));
     }
-    let bitmap = c.take("value page bitmap", positions.div_ceil(8))?;
+    let bitmap = c
+        .take("value page bitmap", positions.div_ceil(8))
+        .map_err(in_payload)?;
     let mut set = 0usize;
     present.reserve(positions);
     for i in 0..positions {
@@ -111,15 +113,7 @@ pub fn decode_value_page(
         present.push(bit);
     }
     let at = c.offset();
-    decode_counted(
-        encoding,
-        data_type,
-        c.rest(),
-        set,
-        values,
-        at,
-        "value page bitmap marks",
-    )
+    decode_counted(encoding, data_type, c.rest(), set, values, at).map_err(in_payload)
 }
 
 /// Builds an aligned value page payload: position count, MSB-first bitmap of `present`, and
