@@ -16,10 +16,16 @@
 //! [`Error`] naming the byte offset, row group and column.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
-// Library code never unwraps or panics on its own: bad input is an Error.
+// Library code never unwraps, indexes out of bounds or panics on its own: bad input is an
+// Error. (Unit tests may unwrap and index.)
 #![cfg_attr(
     not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
 )]
 
 pub mod compress;

@@ -45,8 +45,12 @@ impl ByteSource for [u8] {
     }
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
         check_range(ByteSource::len(self), offset, buf.len())?;
-        let start = offset as usize;
-        buf.copy_from_slice(&self[start..start + buf.len()]);
+        // In range, so the bytes are there.
+        let src = usize::try_from(offset)
+            .ok()
+            .and_then(|start| self.get(start..)?.get(..buf.len()))
+            .ok_or_else(|| Error::truncated("input", buf.len() as u64, 0).at_offset(offset))?;
+        buf.copy_from_slice(src);
         Ok(())
     }
     fn as_slice(&self) -> Option<&[u8]> {

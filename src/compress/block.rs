@@ -45,7 +45,7 @@ pub(crate) fn append_block<B: RawBlock>(
 ) -> Result<usize> {
     let at = out.len();
     out.resize(at + B::max_compressed_len(input.len()), 0);
-    let written = block.compress_block(input, &mut out[at..])?;
+    let written = block.compress_block(input, out.get_mut(at..).unwrap_or_default())?;
     out.truncate(at + written);
     Ok(written)
 }

@@ -194,8 +194,8 @@ fn codec_error(message: String) -> Error {
 fn gzip_header_len(data: &[u8]) -> Result<usize> {
     let truncated =
         |needed: usize| Error::truncated("gzip header", needed as u64, data.len() as u64);
-    let fixed = data.get(..10).ok_or_else(|| truncated(10))?;
-    if fixed[..2] != GZIP_HEADER[..2] {
+    let fixed: [u8; 10] = array_at(data, 0).ok_or_else(|| truncated(10))?;
+    if [fixed[0], fixed[1]] != [GZIP_HEADER[0], GZIP_HEADER[1]] {
         return Err(Error::corrupt(
             "gzip",
             format!(
@@ -219,8 +219,8 @@ fn gzip_header_len(data: &[u8]) -> Result<usize> {
     }
     let mut pos = 10;
     if flags & FEXTRA != 0 {
-        let xlen = data.get(pos..pos + 2).ok_or_else(|| truncated(pos + 2))?;
-        pos += 2 + usize::from(u16::from_le_bytes([xlen[0], xlen[1]]));
+        let xlen = array_at(data, pos).ok_or_else(|| truncated(pos + 2))?;
+        pos += 2 + usize::from(u16::from_le_bytes(xlen));
         if pos > data.len() {
             return Err(truncated(pos));
         }
@@ -236,10 +236,10 @@ fn gzip_header_len(data: &[u8]) -> Result<usize> {
         }
     }
     if flags & FHCRC != 0 {
-        let stored = data.get(pos..pos + 2).ok_or_else(|| truncated(pos + 2))?;
-        let stored = u16::from_le_bytes([stored[0], stored[1]]);
+        let stored = array_at(data, pos).ok_or_else(|| truncated(pos + 2))?;
+        let stored = u16::from_le_bytes(stored);
         let mut crc = Crc::new();
-        crc.update(&data[..pos]);
+        crc.update(data.get(..pos).unwrap_or(data));
         if crc.sum() as u16 != stored {
             return Err(Error::corrupt("gzip", "header checksum (FHCRC) mismatch"));
         }
@@ -248,9 +248,14 @@ fn gzip_header_len(data: &[u8]) -> Result<usize> {
     Ok(pos)
 }
 
+/// The `N` bytes at `data[at..at + N]`, if they are all there.
+fn array_at<const N: usize>(data: &[u8], at: usize) -> Option<[u8; N]> {
+    data.get(at..at.checked_add(N)?)?.try_into().ok()
+}
+
 /// Checks the CRC-32 and ISIZE at `member[at..at + 8]` against what `crc` saw.
 fn check_gzip_trailer(member: &[u8], at: usize, crc: &Crc) -> Result<()> {
-    let trailer = member.get(at..at + 8).ok_or_else(|| {
+    let trailer: [u8; 8] = array_at(member, at).ok_or_else(|| {
         Error::truncated("gzip trailer", 8, member.len().saturating_sub(at) as u64)
     })?;
     let stored_crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);

@@ -85,7 +85,9 @@ impl<B: RawBlock> Codec for HadoopBlockCodec<B> {
                 let written = append_block(&mut self.block, chunk, out)?;
                 let written = i32::try_from(written)
                     .map_err(|_| Error::invalid("a compressed chunk does not fit an Int32"))?;
-                out[at..at + 4].copy_from_slice(&written.to_be_bytes());
+                if let Some(len) = out.get_mut(at..at + 4) {
+                    len.copy_from_slice(&written.to_be_bytes());
+                }
             }
             if input.len() > B::HADOOP_MAX_INPUT {
                 // Hadoop resets its compressor after the last chunk, so finish() writes an

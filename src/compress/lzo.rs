@@ -218,9 +218,12 @@ pub(crate) fn decompress(block: &[u8], out: &mut [u8]) -> Result<usize> {
         if dist >= len {
             out.copy_within(from..from + len, op);
         } else if let Some(window) = out.get_mut(from..end) {
-            // Overlapping: each byte may be one this match just wrote.
-            for i in dist..window.len() {
-                window[i] = window[i - dist];
+            // Overlapping: each byte may be one this match just wrote, so the copy repeats
+            // the `dist` bytes before `op` with period `dist`.
+            if let Some((pattern, rest)) = window.split_at_mut_checked(dist) {
+                for (d, &s) in rest.iter_mut().zip(pattern.iter().cycle()) {
+                    *d = s;
+                }
             }
         }
         op = end;
@@ -300,7 +303,6 @@ fn hash(four: u32) -> usize {
 /// Appends the LZO1X block of `input` (greedy, one hash candidate per position).
 fn compress(input: &[u8], table: &mut [u32], out: &mut Vec<u8>) {
     table.fill(0);
-    let n = input.len();
     let (mut i, mut lit_start) = (0usize, 0usize);
     // The match waiting for its following literal count.
     let mut pending: Option<(usize, usize)> = None;
@@ -325,29 +327,36 @@ fn compress(input: &[u8], table: &mut [u32], out: &mut Vec<u8>) {
         }
         first = false;
     };
-    while i + 4 <= n {
-        let four = u32::from_le_bytes([input[i], input[i + 1], input[i + 2], input[i + 3]]);
-        let slot = &mut table[hash(four)];
+    while let Some(head @ &[b0, b1, b2, b3]) = input.get(i..i + 4) {
+        let four = u32::from_le_bytes([b0, b1, b2, b3]);
+        // The table has 1 << HASH_BITS entries and `hash` is below that.
+        let Some(slot) = table.get_mut(hash(four)) else {
+            i += 1;
+            continue;
+        };
         let cand = *slot as usize;
         *slot = i as u32 + 1;
         let ok = cand > 0 && i - (cand - 1) <= MAX_DISTANCE && {
             let c = cand - 1;
-            input[c..c + 4] == input[i..i + 4]
+            input.get(c..c + 4) == Some(head)
         };
         if !ok {
             i += 1;
             continue;
         }
         let c = cand - 1;
-        let mut len = 4;
-        while len < MAX_MATCH && i + len < n && input[c + len] == input[i + len] {
-            len += 1;
-        }
-        flush(out, &mut pending, &input[lit_start..i]);
+        // Extend past the four equal bytes while the input lasts, up to MAX_MATCH.
+        let ahead = input.get(i + 4..).unwrap_or_default();
+        let behind = input.get(c + 4..).unwrap_or_default();
+        let more = behind.iter().zip(ahead).take(MAX_MATCH - 4);
+        let len = 4 + more.take_while(|(a, b)| a == b).count();
+        let literals = input.get(lit_start..i).unwrap_or_default();
+        flush(out, &mut pending, literals);
         pending = Some((len, i - c));
         i += len;
         lit_start = i;
     }
-    flush(out, &mut pending, &input[lit_start..]);
+    let literals = input.get(lit_start..).unwrap_or_default();
+    flush(out, &mut pending, literals);
     out.extend_from_slice(&[0x11, 0, 0]);
 }

@@ -84,7 +84,7 @@ pub(crate) fn pump(
                 };
                 let step = decoder.step(rest, room)?;
                 let produced = step.produced.min(room.len());
-                seen(&room[..produced]);
+                seen(room.get(..produced).unwrap_or_default());
                 (step, produced)
             }
         };

@@ -49,7 +49,8 @@ impl Sink<'_> {
             // Within the reserved capacity: no reallocation.
             self.out.resize(to, 0);
         }
-        &mut self.out[from..to]
+        // `out` holds at least `to` bytes now.
+        self.out.get_mut(from..to).unwrap_or_default()
     }
 
     /// Room for a streaming decoder: what is already zeroed, or else a step that starts at

@@ -42,7 +42,8 @@ impl<'a> Cursor<'a> {
     }
     /// The unread bytes.
     pub fn rest(&self) -> &'a [u8] {
-        &self.buf[self.pos..]
+        // `pos` never passes the end.
+        self.buf.get(self.pos..).unwrap_or_default()
     }
     /// Fails with `Truncated` unless `n` bytes remain.
     pub fn need(&self, what: &'static str, n: usize) -> Result<()> {
@@ -54,8 +55,9 @@ impl<'a> Cursor<'a> {
     }
     /// Takes the next `n` bytes.
     pub fn take(&mut self, what: &'static str, n: usize) -> Result<&'a [u8]> {
-        self.need(what, n)?;
-        let s = &self.buf[self.pos..self.pos + n];
+        let s = self.rest().get(..n).ok_or_else(|| {
+            Error::truncated(what, n as u64, self.remaining() as u64).at_offset(self.offset())
+        })?;
         self.pos += n;
         Ok(s)
     }

@@ -153,6 +153,7 @@ const MAX_SMALL_BIN_EXP: i32 = 62;
 const MIN_SMALL_BIN_EXP: i32 = -(63 / 3);
 
 /// 5^i for i in 0..=13 (the JDK's int table).
+#[allow(clippy::indexing_slicing)] // in bounds: evaluated at compile time, 1 <= i < 14
 const SMALL_5_POW: [i32; 14] = {
     let mut t = [1i32; 14];
     let mut i = 1;
@@ -164,6 +165,7 @@ const SMALL_5_POW: [i32; 14] = {
 };
 
 /// 5^i for i in 0..=26 (the JDK's long table).
+#[allow(clippy::indexing_slicing)] // in bounds: evaluated at compile time, 1 <= i < 27
 const LONG_5_POW: [i64; 27] = {
     let mut t = [1i64; 27];
     let mut i = 1;
@@ -247,17 +249,19 @@ impl JavaDigits {
             Some(d) if !d.is_empty() => d,
             _ => return,
         };
-        let mut i = digits.len() - 1;
-        while digits[i] == b'9' && i > 0 {
-            digits[i] = b'0';
-            i -= 1;
+        // Trailing nines become zeros; the first digit that is not a nine takes the carry.
+        for d in digits.iter_mut().rev() {
+            if *d != b'9' {
+                *d += 1;
+                return;
+            }
+            *d = b'0';
         }
-        if digits[i] == b'9' {
-            self.dec_exponent += 1;
-            digits[0] = b'1';
-            return;
+        // All nines: 99..9 + 1 = 100..0, one decimal place more.
+        self.dec_exponent += 1;
+        if let Some(d) = digits.first_mut() {
+            *d = b'1';
         }
-        digits[i] += 1;
     }
 
     /// The integer fast path (JDK `developLongDigits`).
@@ -279,9 +283,9 @@ impl JavaDigits {
             dec_exponent += 1;
         }
         let mut pos = d.digits.len();
-        loop {
+        for slot in d.digits.iter_mut().rev() {
             pos -= 1;
-            d.digits[pos] = b'0' + (lvalue % 10) as u8;
+            *slot = b'0' + (lvalue % 10) as u8;
             lvalue /= 10;
             if lvalue == 0 || pos == 0 {
                 break;
@@ -307,14 +311,15 @@ impl JavaDigits {
         }
         if e > 0 && e < 8 {
             let int_len = (e as usize).min(digits.len());
-            out.extend_from_slice(&digits[..int_len]);
+            let (int_digits, frac_digits) = digits.split_at(int_len);
+            out.extend_from_slice(int_digits);
             if int_len < e as usize {
                 out.extend(std::iter::repeat_n(b'0', e as usize - int_len));
                 out.extend_from_slice(b".0");
             } else {
                 out.push(b'.');
-                if int_len < digits.len() {
-                    out.extend_from_slice(&digits[int_len..]);
+                if !frac_digits.is_empty() {
+                    out.extend_from_slice(frac_digits);
                 } else {
                     out.push(b'0');
                 }
@@ -639,8 +644,13 @@ impl Big {
         b
     }
 
+    /// The limbs in use, least significant first (`len` never exceeds `BIG_LIMBS`).
+    fn used(&self) -> &[u32] {
+        self.limbs.get(..self.len).unwrap_or(&self.limbs)
+    }
+
     fn trim(&mut self) {
-        while self.len > 0 && self.limbs[self.len - 1] == 0 {
+        while self.len > 0 && self.limbs.get(self.len - 1) == Some(&0) {
             self.len -= 1;
         }
     }
@@ -677,8 +687,8 @@ impl Big {
         let rem = bits as u32 % 32;
         let new_len = (self.len + words + 1).min(BIG_LIMBS);
         let mut out = [0u32; BIG_LIMBS];
-        for i in (0..self.len).rev() {
-            let v = (self.limbs[i] as u64) << rem;
+        for (i, &limb) in self.used().iter().enumerate().rev() {
+            let v = (limb as u64) << rem;
             if let Some(slot) = out.get_mut(i + words) {
                 *slot |= v as u32;
             }
@@ -695,21 +705,17 @@ impl Big {
         if self.len != other.len {
             return self.len.cmp(&other.len);
         }
-        for i in (0..self.len).rev() {
-            match self.limbs[i].cmp(&other.limbs[i]) {
-                std::cmp::Ordering::Equal => continue,
-                o => return o,
-            }
-        }
-        std::cmp::Ordering::Equal
+        // Same length: the most significant differing limb decides.
+        self.used().iter().rev().cmp(other.used().iter().rev())
     }
 
     fn set_sum(&mut self, a: &Big, b: &Big) {
         let n = a.len.max(b.len);
         let mut carry = 0u64;
-        for i in 0..n {
-            let s = a.limbs[i] as u64 + b.limbs[i] as u64 + carry;
-            self.limbs[i] = s as u32;
+        let limbs = self.limbs.iter_mut().zip(a.limbs.iter().zip(&b.limbs));
+        for (slot, (&x, &y)) in limbs.take(n) {
+            let s = x as u64 + y as u64 + carry;
+            *slot = s as u32;
             carry = s >> 32;
         }
         for limb in self.limbs.iter_mut().skip(n) {
@@ -726,19 +732,16 @@ impl Big {
 
     fn sub_assign(&mut self, other: &Big) {
         let mut borrow = 0i64;
-        for i in 0..self.len {
-            let o = if i < other.len {
-                other.limbs[i] as i64
-            } else {
-                0
-            };
-            let mut v = self.limbs[i] as i64 - o - borrow;
+        let len = self.len;
+        for (i, slot) in self.limbs.iter_mut().enumerate().take(len) {
+            let o = other.used().get(i).map_or(0, |&l| l as i64);
+            let mut v = *slot as i64 - o - borrow;
             borrow = 0;
             if v < 0 {
                 v += 1 << 32;
                 borrow = 1;
             }
-            self.limbs[i] = v as u32;
+            *slot = v as u32;
         }
         self.trim();
     }

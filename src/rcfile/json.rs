@@ -139,11 +139,12 @@ fn push_float(out: &mut String, finite: bool, text: impl FnOnce() -> String) {
 
 /// Appends lowercase hex of `b`.
 pub fn push_hex(out: &mut String, b: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
+    // A nibble is below 16, so `from_digit` always gives its lowercase digit.
+    let digit = |n: u8| char::from_digit(u32::from(n), 16).unwrap_or('0');
     out.reserve(b.len() * 2);
     for &x in b {
-        out.push(HEX[(x >> 4) as usize] as char);
-        out.push(HEX[(x & 15) as usize] as char);
+        out.push(digit(x >> 4));
+        out.push(digit(x & 15));
     }
 }
 
@@ -154,8 +155,11 @@ pub fn parse_hex(s: &str) -> Option<Vec<u8>> {
     }
     let nib = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
     s.as_bytes()
-        .chunks(2)
-        .map(|p| Some(nib(p[0])? << 4 | nib(p[1])?))
+        .chunks_exact(2)
+        .map(|p| match *p {
+            [hi, lo] => Some(nib(hi)? << 4 | nib(lo)?),
+            _ => None,
+        })
         .collect()
 }
 

@@ -346,8 +346,12 @@ impl<S: ByteSource> Reader<S> {
         }
         let mut col_start = value_start;
         for col in 0..cols {
-            let l = g.layout[col].clone();
-            if !self.wanted[col] {
+            // `parse_key` describes exactly `cols` columns.
+            let Some(l) = g.layout.get(col).cloned() else {
+                let msg = format!("key section describes {} of {cols} columns", g.layout.len());
+                return Err(Error::corrupt("rcfile", msg).at_offset(key_start));
+            };
+            if !self.wanted.get(col).copied().unwrap_or(false) {
                 g.columns.push(None);
                 col_start += l.on_disk_len;
                 continue;

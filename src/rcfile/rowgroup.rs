@@ -54,10 +54,12 @@ impl ColumnData {
     /// All cells in row order (nothing for a nulled column).
     pub fn cells(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
         let n = if self.nulled { 0 } else { self.len() };
-        self.offsets.windows(2).take(n).map(|w| {
-            self.data
-                .get(w[0] as usize..w[1] as usize)
-                .unwrap_or_default()
+        self.offsets.windows(2).take(n).map(|w| match *w {
+            [start, end] => self
+                .data
+                .get(start as usize..end as usize)
+                .unwrap_or_default(),
+            _ => &[],
         })
     }
     /// The column's uncompressed bytes (all cells back to back).

@@ -122,7 +122,9 @@ impl<S: ByteSource> RowReader<S> {
         };
         for (out, &i) in self.columns.iter_mut().zip(&self.selected) {
             out.clear();
-            let ty = &self.schema.columns()[i].ty;
+            let ty = &(self.schema.columns().get(i))
+                .ok_or_else(|| Error::invalid(format!("column {i} is not in the schema")))?
+                .ty;
             g.decode_column(i, ty, &self.serde, out)?;
         }
         self.rows_in_group = g.num_rows();

@@ -288,7 +288,7 @@ impl<'a> Parser<'a> {
         {
             self.pos += 1;
         }
-        String::from_utf8_lossy(&self.s[start..self.pos]).into_owned()
+        String::from_utf8_lossy(self.s.get(start..self.pos).unwrap_or_default()).into_owned()
     }
     /// A field name: anything up to ':' (Hive allows most characters in column names).
     fn name(&mut self) -> Result<String> {
@@ -301,7 +301,7 @@ impl<'a> Parser<'a> {
         {
             self.pos += 1;
         }
-        let n = String::from_utf8_lossy(&self.s[start..self.pos])
+        let n = String::from_utf8_lossy(self.s.get(start..self.pos).unwrap_or_default())
             .trim()
             .to_string();
         if n.is_empty() {

@@ -156,7 +156,7 @@ pub fn is_valid_ymd(y: i64, m: u32, d: u32) -> bool {
         30,
         31,
     ];
-    d <= dim[(m - 1) as usize]
+    dim.get((m - 1) as usize).is_some_and(|&days| d <= days)
 }
 
 impl Date {
@@ -455,7 +455,7 @@ impl Decimal {
                 scale: 0,
             });
         };
-        let digits = &all[first_nz..];
+        let digits = all.get(first_nz..).unwrap_or_default();
         // scale = number of digits after the point
         let mut scale: i64 = frac.len() as i64 - exp as i64;
         let mut kept: Vec<u8> = digits.to_vec();
@@ -466,23 +466,25 @@ impl Decimal {
             .max(scale - 38)
             .max(0) as usize;
         if excess > 0 {
-            let round_up = kept.len() >= excess && kept[kept.len() - excess] >= 5;
+            let first_dropped = kept.len().checked_sub(excess).and_then(|i| kept.get(i));
+            let round_up = first_dropped.is_some_and(|&d| d >= 5);
             kept.truncate(kept.len().saturating_sub(excess));
             scale -= excess as i64;
             if round_up {
-                let mut i = kept.len();
-                loop {
-                    if i == 0 {
-                        kept.insert(0, 1);
-                        break;
-                    }
-                    i -= 1;
-                    if kept[i] == 9 {
-                        kept[i] = 0;
+                // Trailing nines become zeros; the first other digit takes the carry, or a
+                // new leading 1 does.
+                let mut carry = true;
+                for d in kept.iter_mut().rev() {
+                    if *d == 9 {
+                        *d = 0;
                     } else {
-                        kept[i] += 1;
+                        *d += 1;
+                        carry = false;
                         break;
                     }
+                }
+                if carry {
+                    kept.insert(0, 1);
                 }
             }
         }

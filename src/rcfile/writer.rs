@@ -480,7 +480,10 @@ impl<W: Write> Writer<W> {
             };
             decode_column(bytes, l, lens, rows, &limits, &mut data)?;
             let original: &[u8] = if self.codec.is_some() {
-                &self.columns[i].data
+                match self.columns.get(i) {
+                    Some(c) => &c.data,
+                    None => return Err(fail(format!("column {i} is missing"))),
+                }
             } else {
                 v
             };

@@ -42,9 +42,10 @@ impl BinaryValues {
     }
     /// The values in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
-        self.offsets
-            .windows(2)
-            .map(|w| self.data.get(w[0]..w[1]).unwrap_or_default())
+        self.offsets.windows(2).map(|w| match *w {
+            [start, end] => self.data.get(start..end).unwrap_or_default(),
+            _ => &[],
+        })
     }
     /// All value bytes, back to back.
     pub fn data(&self) -> &[u8] {
@@ -185,14 +186,18 @@ impl Values {
                 if range.end > b.len() || range.start > range.end {
                     return Err(bad());
                 }
-                let (lo, hi) = (b.offsets[range.start], b.offsets[range.end]);
+                let offsets = &b.offsets;
+                let (Some(&lo), Some(&hi), Some(ends)) = (
+                    offsets.get(range.start),
+                    offsets.get(range.end),
+                    offsets.get(range.start + 1..=range.end),
+                ) else {
+                    return Err(bad());
+                };
                 let base = a.data.len();
-                a.data.extend_from_slice(&b.data[lo..hi]);
-                a.offsets.extend(
-                    b.offsets[range.start + 1..=range.end]
-                        .iter()
-                        .map(|&o| o - lo + base),
-                );
+                a.data
+                    .extend_from_slice(b.data.get(lo..hi).ok_or_else(bad)?);
+                a.offsets.extend(ends.iter().map(|&o| o - lo + base));
             }
             _ => return Err(bad()),
         }

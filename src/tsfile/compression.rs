@@ -85,6 +85,9 @@ pub struct PageCodecs {
     limits: Limits,
 }
 
+/// One compression code's codec, created on first use.
+type CodecSlot = Option<Box<dyn Codec>>;
+
 impl Default for PageCodecs {
     fn default() -> Self {
         Self::new()
@@ -102,7 +105,9 @@ impl PageCodecs {
     /// (see [`check_plain_len`]).
     pub fn with_limits(limits: &Limits) -> Self {
         let mut levels = [None; SLOTS];
-        levels[usize::from(Compression::Zstd.code())] = Some(DEFAULT_ZSTD_LEVEL);
+        if let Some(zstd) = levels.get_mut(usize::from(Compression::Zstd.code())) {
+            *zstd = Some(DEFAULT_ZSTD_LEVEL);
+        }
         PageCodecs {
             codecs: Default::default(),
             levels,
@@ -125,10 +130,22 @@ impl PageCodecs {
             };
         };
         let codec = new_codec(algorithm, framing, level)?;
-        let slot = usize::from(compression.code());
-        self.codecs[slot] = Some(codec);
-        self.levels[slot] = level;
+        let (codec_slot, level_slot) = self.slots(compression)?;
+        *codec_slot = Some(codec);
+        *level_slot = level;
         Ok(())
+    }
+
+    /// The codec and level slots of `compression` (there is one per compression code).
+    fn slots(&mut self, compression: Compression) -> Result<(&mut CodecSlot, &mut Option<i32>)> {
+        let i = usize::from(compression.code());
+        match (self.codecs.get_mut(i), self.levels.get_mut(i)) {
+            (Some(codec), Some(level)) => Ok((codec, level)),
+            _ => Err(Error::unsupported(format!(
+                "compression {}",
+                compression.name()
+            ))),
+        }
     }
 
     /// The codec for `compression`, created on first use; `None` for UNCOMPRESSED.
@@ -136,11 +153,10 @@ impl PageCodecs {
         let Some((algorithm, framing)) = page_codec(compression)? else {
             return Ok(None);
         };
-        let slot = usize::from(compression.code());
-        let level = self.levels[slot];
-        let codec = match &mut self.codecs[slot] {
+        let (codec_slot, level) = self.slots(compression)?;
+        let codec = match codec_slot {
             Some(codec) => codec,
-            empty => empty.insert(new_codec(algorithm, framing, level)?),
+            empty => empty.insert(new_codec(algorithm, framing, *level)?),
         };
         Ok(Some(codec.as_mut()))
     }

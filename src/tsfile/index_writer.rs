@@ -235,8 +235,8 @@ pub fn write_index<W: Write>(
     if d < 2 {
         return Err(Error::invalid(format!("index degree {d} is below 2")));
     }
-    let mut order: Vec<usize> = (0..input.devices.len()).collect();
-    order.sort_by(|&a, &b| input.devices[a].0.cmp(&input.devices[b].0));
+    let mut order: Vec<&(DeviceId, Vec<TimeseriesMetadata>)> = input.devices.iter().collect();
+    order.sort_by(|a, b| a.0.cmp(&b.0));
     let mut sink = Sink {
         out,
         buf: Vec::with_capacity(1 << 16),
@@ -248,8 +248,7 @@ pub fn write_index<W: Write>(
 
     // Series metadata per device, with deep measurement trees written as they complete.
     let mut roots: Vec<(&DeviceId, MetadataIndexNode)> = Vec::with_capacity(order.len());
-    for &i in &order {
-        let (device, series) = &input.devices[i];
+    for &(device, series) in &order {
         let mut queue = VecDeque::new();
         let mut leaf = new_node(NodeType::LeafMeasurement);
         for (j, tsm) in series.iter().enumerate() {

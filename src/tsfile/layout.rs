@@ -409,11 +409,14 @@ impl<S: ByteSource + ?Sized> Walk<'_, S> {
         path: &mut Vec<(u64, u64)>,
         device: Option<&DeviceId>,
     ) -> Result<()> {
-        let depth = self.out.nodes[this].depth;
+        // Callers push the node first, so `this` is there; its range never changes.
+        let (depth, this_range) = match self.out.nodes.get(this) {
+            Some(n) => (n.depth, n.range),
+            None => return Err(Error::invalid(format!("index node {this} is not recorded"))),
+        };
         for i in 0..node.entries.len() {
             let range = self.meta.child_range(node, i).map_err(|e| {
-                let n = &self.out.nodes[this];
-                let (s, what) = match n.range {
+                let (s, what) = match this_range {
                     Some((s, _)) => (s, format!("node at byte {s}")),
                     None => (self.meta.footer_start(), "root (in the footer)".to_owned()),
                 };

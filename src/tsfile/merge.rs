@@ -84,16 +84,17 @@ impl DeviceScan {
                 continue;
             }
             // Load the chunk that starts first.
-            let Some(idx) = series
-                .iter()
-                .enumerate()
-                .filter_map(|(i, s)| s.chunks.front().map(|(_, st)| (i, st)))
-                .min_by_key(|(_, st)| st.as_ref().map_or(i64::MIN, |st| st.start_time))
-                .map(|(i, _)| i)
+            let first_start = |s: &SeriesCursor| {
+                let st = s.chunks.front().and_then(|(_, st)| st.as_ref());
+                st.map_or(i64::MIN, |st| st.start_time)
+            };
+            let Some(s) = series
+                .iter_mut()
+                .filter(|s| !s.chunks.is_empty())
+                .min_by_key(|s| first_start(s))
             else {
                 return Ok(None);
             };
-            let s = &mut series[idx];
             let Some((off, st)) = s.chunks.pop_front() else {
                 continue;
             };

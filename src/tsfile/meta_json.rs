@@ -105,6 +105,14 @@ fn put_f64(m: &mut Map<String, Json>, v: f64) {
     m.insert("sum".into(), serde_json::from_str(&t).unwrap_or(Json::Null));
 }
 
+/// Sets `j[key] = value` when `j` is an object (the `json!({...})` values here always are);
+/// unlike `j[key] = value` it cannot panic.
+pub(crate) fn set_key(j: &mut Json, key: &str, value: Json) {
+    if let Some(o) = j.as_object_mut() {
+        o.insert(key.to_owned(), value);
+    }
+}
+
 fn device_json(d: &DeviceId) -> Json {
     json!({"device": d.to_string(), "table": d.table_name(), "segments": d.segments()})
 }
@@ -178,30 +186,25 @@ pub fn metadata_json<S: ByteSource>(r: &TsFileReader<S>, full: bool) -> Result<J
             let mut sj = json!({"measurement": s.measurement_id, "type": s.data_type.name(),
                 "chunks": s.chunks.len()});
             if let Ok((enc, comp)) = r.series_codec(&s) {
-                sj["encoding"] = json!(enc.name());
-                sj["compression"] = json!(comp.name());
+                set_key(&mut sj, "encoding", json!(enc.name()));
+                set_key(&mut sj, "compression", json!(comp.name()));
             }
             if full {
-                sj["timeseries_type"] = json!(s.timeseries_type);
-                sj["statistics"] = statistics_json(&s.statistics, s.data_type);
-                sj["chunk_offsets"] = json!(s
-                    .chunks
-                    .iter()
-                    .map(|c| c.offset_of_chunk_header)
-                    .collect::<Vec<_>>());
+                set_key(&mut sj, "timeseries_type", json!(s.timeseries_type));
+                let stats = statistics_json(&s.statistics, s.data_type);
+                set_key(&mut sj, "statistics", stats);
+                let offsets: Vec<i64> = s.chunks.iter().map(|c| c.offset_of_chunk_header).collect();
+                set_key(&mut sj, "chunk_offsets", json!(offsets));
                 if s.chunks.len() > 1 {
-                    sj["chunk_statistics"] = Json::Array(
-                        s.chunks
-                            .iter()
-                            .filter_map(|c| c.statistics.as_ref())
-                            .map(|st| statistics_json(st, s.data_type))
-                            .collect(),
-                    );
+                    let stats = (s.chunks.iter())
+                        .filter_map(|c| c.statistics.as_ref())
+                        .map(|st| statistics_json(st, s.data_type));
+                    set_key(&mut sj, "chunk_statistics", Json::Array(stats.collect()));
                 }
             }
             series.push(sj);
         }
-        dj["series"] = Json::Array(series);
+        set_key(&mut dj, "series", Json::Array(series));
         devs.push(dj);
     }
     out.insert("devices".into(), Json::Array(devs));

@@ -187,7 +187,8 @@ impl DevicePlan {
         let f = q.filter.as_ref()?;
         let rows = self.time.as_ref().map(|t| u64::from(t.statistics.count));
         let verdict = self.verdict(f, rows, |j| {
-            self.field_series[j].as_ref().map(|s| &s.statistics)
+            let series = self.field_series.get(j)?.as_ref()?;
+            Some(&series.statistics)
         });
         (verdict == Tri::No).then_some(Reason::Values)
     }

@@ -221,8 +221,12 @@ fn copy_prefix<S: ByteSource + ?Sized, W: Write>(source: &S, end: u64, out: &mut
     let mut pos = 0u64;
     while pos < end {
         let n = (end - pos).min(buf.len() as u64) as usize;
-        source.read_exact_at(pos, &mut buf[..n])?;
-        out.write_all(&buf[..n])?;
+        // n <= buf.len() (and > 0: buf is empty only when end is 0).
+        let block = buf
+            .get_mut(..n)
+            .ok_or_else(|| Error::invalid("copy block larger than its buffer"))?;
+        source.read_exact_at(pos, block)?;
+        out.write_all(block)?;
         pos += n as u64;
     }
     Ok(())
@@ -242,20 +246,22 @@ fn series_of(kept: Vec<Kept>, masks: bool) -> Result<Vec<(DeviceId, Vec<Timeseri
             _ => 0,
         };
         let series = by_device.entry(k.device).or_default();
-        let i = match series.iter().position(|(n, _, _)| *n == k.name) {
-            Some(i) => i,
+        let entry = match series.iter().position(|(n, _, _)| *n == k.name) {
+            Some(i) => series.get_mut(i),
             None => {
                 series.push((k.name, mask, Vec::new()));
-                series.len() - 1
+                series.last_mut()
             }
         };
-        series[i].2.push((
-            k.data_type,
-            ChunkMetadata {
-                offset_of_chunk_header: k.offset as i64,
-                statistics: Some(k.stats),
-            },
-        ));
+        if let Some((_, _, chunks)) = entry {
+            chunks.push((
+                k.data_type,
+                ChunkMetadata {
+                    offset_of_chunk_header: k.offset as i64,
+                    statistics: Some(k.stats),
+                },
+            ));
+        }
     }
     let mut devices = Vec::with_capacity(by_device.len());
     for (device, mut series) in by_device {

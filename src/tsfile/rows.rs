@@ -43,8 +43,8 @@ pub fn row_mask(
         }
         *k = matches(f, &mut |name| {
             if let Some(i) = cols.iter().position(|c| *c == name) {
-                if cursors[i].is_some() {
-                    return row[i];
+                if let (Some(Some(_)), Some(&v)) = (cursors.get(i), row.get(i)) {
+                    return v;
                 }
             }
             match tags.iter().find(|(n, _)| n == name) {

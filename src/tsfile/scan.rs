@@ -85,7 +85,10 @@ impl DeviceScan {
         while let Some((offset, stats)) = self.time_chunks.get(self.next_chunk) {
             let i = self.next_chunk;
             self.next_chunk += 1;
-            let value_ref = |j: usize| self.field_chunks[j].as_ref().and_then(|c| c.get(i));
+            let value_ref = |j: usize| {
+                let chunks = self.field_chunks.get(j).and_then(Option::as_ref);
+                chunks.and_then(|c| c.get(i))
+            };
             ex.chunks.consider();
             if stats.as_ref().is_some_and(|s| !overlaps(s, start, end)) {
                 ex.chunks.skip(Reason::Time);
@@ -130,15 +133,18 @@ impl DeviceScan {
                     if let Some((off, _)) = value_ref(j) {
                         let pc = PagedChunk::open(&r.source, *off, &r.limits, false)
                             .map_err(|e| e.in_chunk(*off))?;
-                        opened[j] = Some(pc);
+                        if let Some(slot) = opened.get_mut(j) {
+                            *slot = Some(pc);
+                        }
                     }
                 }
                 for (k, kept) in keep.iter_mut().enumerate().filter(|(_, k)| **k) {
                     let rows = page_rows(k).map(u64::from);
                     let v = plan.verdict(f, rows, |j| {
                         let chunk_stats = value_ref(j).and_then(|(_, s)| s.as_ref());
-                        opened[j]
-                            .as_ref()
+                        opened
+                            .get(j)
+                            .and_then(Option::as_ref)
                             .and_then(|pc| pc.page_stats(k, chunk_stats))
                     });
                     if v == Tri::No {
@@ -174,7 +180,7 @@ impl DeviceScan {
                     col.present = vec![false; rows];
                     continue;
                 }
-                let pc = match opened[j].take() {
+                let pc = match opened.get_mut(j).and_then(Option::take) {
                     Some(pc) => pc,
                     None => PagedChunk::open(&r.source, *off, &r.limits, all)
                         .map_err(|e| e.in_chunk(*off))?,

@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 
 use super::layout::{index_layout, scan_data, ChunkLayout, DataLayout, IndexLayout};
-use super::meta_json::statistics_json;
+use super::meta_json::{set_key, statistics_json};
 use super::metadata::{FileMetadata, MAGIC};
 use crate::format::tsfile::{ChunkKind, DataType, MetadataIndexNode, NodeEntries, Statistics};
 use crate::source::ByteSource;
@@ -166,9 +166,10 @@ impl Sketch {
             "errors": self.errors,
         });
         if let Some(m) = &self.metadata {
-            j["meta_start"] = json!(m.footer_start());
-            j["meta_size"] = json!(m.file_len() - 10 - m.footer_start());
-            j["meta"] = self.meta_json(m);
+            set_key(&mut j, "meta_start", json!(m.footer_start()));
+            let meta_size = m.file_len() - 10 - m.footer_start();
+            set_key(&mut j, "meta_size", json!(meta_size));
+            set_key(&mut j, "meta", self.meta_json(m));
         }
         if let Some(index) = &self.index {
             let nodes: Vec<Json> = (index.nodes.iter())
@@ -195,7 +196,7 @@ impl Sketch {
                     "statistics": statistics_json(&t.statistics, t.data_type)})
                 })
                 .collect();
-            j["index"] = json!({"nodes": nodes, "series": series});
+            set_key(&mut j, "index", json!({"nodes": nodes, "series": series}));
         }
         j
     }

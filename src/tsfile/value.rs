@@ -180,9 +180,9 @@ pub fn date_to_string(v: i32) -> Option<String> {
 /// Parses `YYYY-MM-DD` into the DATE integer `YYYYMMDD`.
 pub fn parse_date(s: &str) -> Option<i32> {
     let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+    let &[_, _, _, _, b'-', _, _, b'-', _, _] = b else {
         return None;
-    }
+    };
     let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<i32>().ok();
     let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     if !(1..=12).contains(&m) || d < 1 || d > days_in_month(y, m) {

@@ -210,11 +210,11 @@ pub fn murmur128(key: &[u8], seed: u64, tail_bytes: TailBytes) -> u64 {
     let (mut h1, mut h2) = (seed, seed);
     let mut blocks = key.chunks_exact(16);
     for b in &mut blocks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[..8]);
-        let k1 = u64::from_le_bytes(w);
-        w.copy_from_slice(&b[8..]);
-        let k2 = u64::from_le_bytes(w);
+        // A 16-byte block: its first and last 8 bytes.
+        let (Some(lo), Some(hi)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) else {
+            continue;
+        };
+        let (k1, k2) = (u64::from_le_bytes(*lo), u64::from_le_bytes(*hi));
         h1 ^= mix_k1(k1);
         h1 = h1
             .rotate_left(27)
@@ -239,11 +239,12 @@ pub fn murmur128(key: &[u8], seed: u64, tail_bytes: TailBytes) -> u64 {
             .enumerate()
             .fold(0u64, |acc, (i, &b)| acc ^ (widen(b) << (8 * i)))
     };
-    if tail.len() > 8 {
-        h2 ^= mix_k2(lane(&tail[8..]));
+    let (low, high) = tail.split_at(tail.len().min(8));
+    if !high.is_empty() {
+        h2 ^= mix_k2(lane(high));
     }
-    if !tail.is_empty() {
-        h1 ^= mix_k1(lane(&tail[..tail.len().min(8)]));
+    if !low.is_empty() {
+        h1 ^= mix_k1(lane(low));
     }
     let len = key.len() as u64;
     h1 ^= len;

@@ -67,8 +67,9 @@ impl DeviceId {
             2..=3 => k - 1,
             _ => 3,
         };
-        let mut segments = vec![Some(nodes[..head].join("."))];
-        segments.extend(nodes[head..].iter().map(|n| Some(n.clone())));
+        let (table, rest) = nodes.split_at(head.min(k));
+        let mut segments = vec![Some(table.join("."))];
+        segments.extend(rest.iter().map(|n| Some(n.clone())));
         Self::new(segments)
     }
 

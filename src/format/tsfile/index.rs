@@ -387,17 +387,26 @@ impl MetadataIndexNode {
         let mut at = start + uvarint_len(self.entries.len() as u32) as u64;
         let mut out = Vec::with_capacity(self.entries.len());
         let mut key = Vec::new();
-        for i in 0..self.entries.len() {
+        // Records the entry whose key is in `key`, then empties it for the next one.
+        let mut next = |key: &mut Vec<u8>| {
             out.push(at);
-            key.clear();
-            // A key that was parsed always serialises again; on error the length is a guess.
-            let _ = match &self.entries {
-                NodeEntries::Device(v) => v[i].device.write_to(&mut key),
-                NodeEntries::Measurement(v) => {
-                    put_var_bytes(&mut key, Some(v[i].measurement.as_bytes()))
-                }
-            };
             at += key.len() as u64 + 8;
+            key.clear();
+        };
+        // A key that was parsed always serialises again; on error the length is a guess.
+        match &self.entries {
+            NodeEntries::Device(v) => {
+                for e in v {
+                    let _ = e.device.write_to(&mut key);
+                    next(&mut key);
+                }
+            }
+            NodeEntries::Measurement(v) => {
+                for e in v {
+                    let _ = put_var_bytes(&mut key, Some(e.measurement.as_bytes()));
+                    next(&mut key);
+                }
+            }
         }
         out
     }

@@ -519,7 +519,8 @@ fn read_binary(c: &mut Cursor<'_>) -> Result<Vec<u8>> {
 #[inline]
 fn prefix_key(s: &[u8]) -> u64 {
     let mut b = [0u8; 8];
-    let n = s.len().min(8);
-    b[..n].copy_from_slice(&s[..n]);
+    for (d, &x) in b.iter_mut().zip(s) {
+        *d = x;
+    }
     u64::from_be_bytes(b)
 }

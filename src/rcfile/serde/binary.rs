@@ -451,6 +451,7 @@ fn write_string_like(ty: &HiveType, b: &[u8], with_len: bool, out: &mut Vec<u8>)
 }
 
 /// 10^n for n in 0..=38.
+#[allow(clippy::indexing_slicing)] // in bounds: evaluated at compile time, 1 <= i < 39
 const POW10: [i128; 39] = {
     let mut t = [1i128; 39];
     let mut i = 1;
@@ -511,7 +512,11 @@ fn i128_from_be(bytes: &[u8]) -> Option<i128> {
     let mut b = bytes;
     while b.len() > 16 {
         match b {
-            [first, second, ..] if *first == pad && (second & 0x80 != 0) == neg => b = &b[1..],
+            [first, rest @ ..]
+                if *first == pad && rest.first().is_some_and(|s| (s & 0x80 != 0) == neg) =>
+            {
+                b = rest
+            }
             _ => return None,
         }
     }

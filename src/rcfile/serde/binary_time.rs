@@ -208,7 +208,7 @@ fn parse_offset(s: &str) -> Option<i32> {
         return None;
     }
     let mut secs: i32 = 0;
-    for (i, p) in parts.iter().enumerate() {
+    for (i, (p, unit)) in parts.iter().zip([3600, 60, 1]).enumerate() {
         if p.is_empty() || p.len() > 2 || !p.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
@@ -216,7 +216,7 @@ fn parse_offset(s: &str) -> Option<i32> {
         if i > 0 && v > 59 {
             return None;
         }
-        secs += v * [3600, 60, 1][i];
+        secs += v * unit;
     }
     (secs <= 18 * 3600).then_some(if neg { -secs } else { secs })
 }
@@ -238,6 +238,7 @@ fn reverse_nanos(nanos: u32) -> i64 {
 }
 
 /// Digits of 0..=999 reversed as three digits (`12` = "012" → "210" = 210).
+#[allow(clippy::indexing_slicing)] // in bounds: evaluated at compile time, i < 1000
 const REVERSE3: [u16; 1000] = {
     let mut t = [0u16; 1000];
     let mut i = 0;

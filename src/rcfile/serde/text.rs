@@ -219,7 +219,8 @@ fn hive_byte(v: Option<&str>, default: u8) -> u8 {
     let mut units = [0u16; 2];
     v.chars()
         .next()
-        .map_or(default, |c| c.encode_utf16(&mut units)[0] as u8)
+        .and_then(|c| c.encode_utf16(&mut units).first().map(|&u| u as u8))
+        .unwrap_or(default)
 }
 
 /// The text serde (`ColumnarSerDe`).
@@ -267,7 +268,10 @@ impl TextSerde {
         if let Some(e) = opts.escape {
             let crlf: &[u8] = if opts.escape_crlf { b"\r\n" } else { b"" };
             for &b in seps.iter().chain(crlf).chain([&e]) {
-                needs_escape[b as usize / 64] |= 1 << (b % 64);
+                // b / 64 < 4 for any byte.
+                if let Some(word) = needs_escape.get_mut(usize::from(b / 64)) {
+                    *word |= 1 << (b % 64);
+                }
             }
         }
         TextSerde {
@@ -334,7 +338,8 @@ impl TextSerde {
 
     /// True when `b` in a string value is written with the escape byte in front.
     fn needs_escape(&self, b: u8) -> bool {
-        self.needs_escape[b as usize / 64] & (1 << (b % 64)) != 0
+        // b / 64 < 4 for any byte.
+        (self.needs_escape.get(usize::from(b / 64))).is_some_and(|w| w & (1 << (b % 64)) != 0)
     }
 
     /// The separator of `level` (always present once [`Self::check_levels`] passed).

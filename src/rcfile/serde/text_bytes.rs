@@ -8,7 +8,8 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 /// Appends standard Base64 with `=` padding and no line breaks (commons-codec
 /// `encodeBase64`).
 pub(super) fn write_base64(b: &[u8], out: &mut Vec<u8>) {
-    let sym = |v: u32| B64[(v & 63) as usize];
+    // The mask keeps the index below 64, the table's length.
+    let sym = |v: u32| B64.get((v & 63) as usize).copied().unwrap_or(b'=');
     for chunk in b.chunks(3) {
         let v = chunk
             .iter()

@@ -287,15 +287,15 @@ pub(super) fn write_decimal(d: &Decimal, out: &mut Vec<u8>) {
 /// Decimal digits of `v` in `buf`.
 pub(super) fn format_u128(mut v: u128, buf: &mut [u8; 40]) -> &[u8] {
     let mut i = buf.len();
-    loop {
+    for slot in buf.iter_mut().rev() {
         i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
+        *slot = b'0' + (v % 10) as u8;
         v /= 10;
-        if v == 0 || i == 0 {
+        if v == 0 {
             break;
         }
     }
-    &buf[i..]
+    buf.get(i..).unwrap_or_default()
 }
 
 /// Appends the decimal text of `v`.

@@ -71,7 +71,7 @@ impl<'a> Bytes<'a> {
     }
     fn u32(&mut self) -> Option<u32> {
         let s = self.take(4)?;
-        Some(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
+        Some(u32::from_be_bytes(s.try_into().ok()?))
     }
 }
 
@@ -90,7 +90,7 @@ fn header(b: &mut Bytes<'_>) -> Option<Header> {
     if magic != b"TZif" {
         return None;
     }
-    let version = b.take(16)?[0];
+    let version = *b.take(16)?.first()?;
     let mut c = [0usize; 6];
     for x in &mut c {
         *x = b.u32()? as usize;
@@ -133,7 +133,8 @@ fn data_block(name: &str, b: &mut Bytes<'_>, h: &Header, time_size: usize) -> Re
 
     let utoffs: Vec<i32> = types
         .chunks_exact(6)
-        .map(|t| i32::from_be_bytes([t[0], t[1], t[2], t[3]]))
+        // Each 6-byte entry starts with its 4-byte offset, so none is skipped.
+        .filter_map(|t| t.first_chunk().copied().map(i32::from_be_bytes))
         .collect();
     if utoffs.iter().any(|&o| i64::from(o).abs() > 7 * 24 * 3600) {
         return Err(bad(name, "UTC offset out of range"));
@@ -206,14 +207,14 @@ impl ZoneRules {
         }
         let h2 = header(&mut b).ok_or_else(|| bad(name, "missing version 2 header"))?;
         let block = data_block(name, &mut b, &h2, 8)?;
-        let footer = &bytes[b.pos.min(bytes.len())..];
+        let footer = bytes.get(b.pos..).unwrap_or_default();
         let rule = match footer.strip_prefix(b"\n") {
             Some(rest) => {
                 let end = rest
                     .iter()
                     .position(|&c| c == b'\n')
                     .ok_or_else(|| bad(name, "unterminated footer"))?;
-                let tz = std::str::from_utf8(&rest[..end])
+                let tz = std::str::from_utf8(rest.get(..end).unwrap_or_default())
                     .map_err(|_| bad(name, "footer is not UTF-8"))?;
                 if tz.is_empty() {
                     None
@@ -332,12 +333,12 @@ impl ZoneRules {
         let mut segs = [(lo, self.offset_at(lo)); 1 + RULE_BUF * 2];
         let mut n = 1;
         self.for_each_transition(lo, hi, |t, o| {
-            if n < segs.len() {
-                segs[n] = (t, o);
+            if let Some(slot) = segs.get_mut(n) {
+                *slot = (t, o);
                 n += 1;
             }
         });
-        let segs = &segs[..n];
+        let segs: &[(i64, i32)] = segs.get(..n).unwrap_or(segs.as_slice());
         // A valid reading: the instant falls in the segment whose offset produced it.
         for (i, &(start, off)) in segs.iter().enumerate() {
             let end = segs.get(i + 1).map_or(i64::MAX, |s| s.0);
@@ -348,7 +349,9 @@ impl ZoneRules {
         }
         // A gap: the transition that skipped `local`; use the offset before it.
         for w in segs.windows(2) {
-            let (before, (t, after)) = (w[0].1, w[1]);
+            let &[(_, before), (t, after)] = w else {
+                continue;
+            };
             if after > before
                 && local.saturating_sub(i64::from(before)) >= t
                 && local.saturating_sub(i64::from(after)) < t
@@ -356,7 +359,9 @@ impl ZoneRules {
                 return local.saturating_sub(i64::from(before));
             }
         }
-        local.saturating_sub(i64::from(segs[0].1))
+        // `segs` always holds the segment starting at `lo`.
+        segs.first()
+            .map_or(local, |&(_, off)| local.saturating_sub(i64::from(off)))
     }
 
     /// The offset `java.util.TimeZone` (and so `java.sql.Timestamp`, Hive ≤ 2.x) uses at the
@@ -563,19 +568,15 @@ impl PosixRule {
         for y in y0..=y1 {
             // DST starts at a standard-time wall clock and ends at a daylight one.
             for (date, before, after) in [(start, self.std, dst), (end, dst, self.std)] {
-                if n < out.len() {
-                    out[n] = (rule_local_seconds(y, date) - i64::from(before), after);
+                if let Some(slot) = out.get_mut(n) {
+                    *slot = (rule_local_seconds(y, date) - i64::from(before), after);
                     n += 1;
                 }
             }
         }
-        // Insertion sort (stable: at equal instants the later rule wins, as listed).
-        for i in 1..n {
-            let mut j = i;
-            while j > 0 && out[j - 1].0 > out[j].0 {
-                out.swap(j - 1, j);
-                j -= 1;
-            }
+        // A stable sort: at equal instants the later rule wins, as listed.
+        if let Some(used) = out.get_mut(..n) {
+            used.sort_by_key(|&(t, _)| t);
         }
         n
     }

@@ -51,7 +51,8 @@ impl<'a> BitWriter<'a> {
     /// Writes the pending bits, zero-padded to a whole byte.
     pub(crate) fn finish(self) {
         let n = self.used.div_ceil(8) as usize;
-        self.out.extend_from_slice(&self.acc.to_be_bytes()[..n]);
+        let bytes = self.acc.to_be_bytes();
+        self.out.extend_from_slice(bytes.get(..n).unwrap_or(&bytes));
     }
 }
 
@@ -74,8 +75,7 @@ fn load_tail128(data: &[u8], at: usize) -> u128 {
 fn load_tail(data: &[u8], at: usize) -> u64 {
     let mut w = [0u8; 8];
     let tail = data.get(at..).unwrap_or_default();
-    let n = tail.len().min(8);
-    w[..n].copy_from_slice(&tail[..n]);
+    w.iter_mut().zip(tail).for_each(|(d, &s)| *d = s);
     u64::from_be_bytes(w)
 }
 
@@ -103,9 +103,8 @@ pub(crate) fn unpack_map<T>(packed: &[u8], width: u32, dst: &mut [T], mut f: imp
         let win: &[u8; WIN] = match src.first_chunk::<WIN>() {
             Some(win) => win,
             None => {
-                let n = src.len().min(WIN);
                 pad = [0; WIN];
-                pad[..n].copy_from_slice(&src[..n]);
+                pad.iter_mut().zip(src).for_each(|(d, &s)| *d = s);
                 &pad
             }
         };
@@ -113,7 +112,9 @@ pub(crate) fn unpack_map<T>(packed: &[u8], width: u32, dst: &mut [T], mut f: imp
         // loads at 56 and 64); clamping the index keeps every load inside the window.
         let load = |at: usize| {
             let at = at.min(WIN - 8);
-            u64::from_be_bytes(win[at..at + 8].try_into().unwrap_or([0; 8]))
+            win.get(at..)
+                .and_then(<[u8]>::first_chunk::<8>)
+                .map_or(0, |b| u64::from_be_bytes(*b))
         };
         if width <= 57 {
             for (i, d) in group.iter_mut().enumerate() {

@@ -52,6 +52,7 @@ use crate::{Error, Result};
 /// Most integer + fractional digits the encoder's decimal path takes.
 const ENCODER_MAX_DIGITS: u32 = 10;
 /// `10^n` for `n` = 0..=15 (the decoder accepts up to 15 fractional digits, like Java).
+#[allow(clippy::indexing_slicing)] // in bounds: evaluated at compile time, 1 <= i < 16
 const POW10: [i64; 16] = {
     let mut t = [1i64; 16];
     let mut i = 1;
@@ -190,7 +191,7 @@ impl Decimal {
         if digits + d > ENCODER_MAX_DIGITS {
             return None;
         }
-        let pow = POW10[d as usize];
+        let pow = *POW10.get(d as usize)?;
         let f = java_round(a * pow as f64) % pow;
         let threshold = pow >> d; // 5^d
         if f < threshold {
@@ -214,7 +215,8 @@ impl Decimal {
 
     /// The magnitude Java's reader rebuilds (`d` ≤ 15).
     fn magnitude(&self) -> f64 {
-        let pow = POW10[self.d as usize & 15] as f64;
+        // The mask keeps the index below 16, the table's length.
+        let pow = POW10.get(self.d as usize & 15).copied().unwrap_or(1) as f64;
         let m = self.m as f64 / pow;
         let frac = match self.high {
             Some(h) => f64::from_bits((h << (52 - self.d)) ^ java_bits(m + 1.0)) - 1.0,

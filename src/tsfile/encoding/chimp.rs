@@ -40,6 +40,17 @@ use crate::{Error, Result};
 /// Leading-zero counts the 3-bit codes stand for.
 const LEADING: [u32; 8] = [0, 8, 12, 16, 18, 20, 22, 24];
 
+/// The leading-zero count of the code in the low 3 bits of `bits`.
+fn leading(bits: u64) -> u32 {
+    // The mask keeps the index below 8, so the fallback is never taken (and compiles away).
+    LEADING.get((bits & 7) as usize).copied().unwrap_or(0)
+}
+
+/// `ring[i]` for an index already masked below `PREV` ≤ 128 (the fallback never applies).
+fn ring_at(ring: &[u64; 128], i: usize) -> u64 {
+    ring.get(i).copied().unwrap_or(0)
+}
+
 /// A leading-zero count rounded down to one CHIMP can name, and that one's code.
 fn round_leading(nlz: u32) -> (u32, u64) {
     match nlz {
@@ -102,7 +113,7 @@ impl<const W: u32> Encoder<W> {
 
     fn slot(&self, i: usize) -> u64 {
         // `i % PREV` < 128 = the ring's length.
-        self.ring[i % Params::<W>::PREV]
+        ring_at(&self.ring, i % Params::<W>::PREV)
     }
 
     fn push(&mut self, w: &mut BitWriter<'_>, v: u64) {
@@ -149,7 +160,9 @@ impl<const W: u32> Encoder<W> {
             }
         }
         self.index = self.index.wrapping_add(1);
-        self.ring[self.index as usize % prev] = v;
+        if let Some(r) = self.ring.get_mut(self.index as usize % prev) {
+            *r = v;
+        }
         if let Some(p) = self.positions.get_mut(key) {
             *p = self.index;
         }
@@ -200,16 +213,18 @@ pub(crate) fn decode<T, const W: u32>(
     };
     let next = |r: &mut BitReader<'_>, prev: u64| {
         // Indices below are masked to less than PREV ≤ 128, the ring's length.
-        ring[cur] = prev;
+        if let Some(r) = ring.get_mut(cur) {
+            *r = prev;
+        }
         let head = r.peek();
         let value = match head >> 62 {
             0b00 => {
                 r.skip(2 + log2);
-                ring[((head >> (62 - log2)) & slot_mask) as usize]
+                ring_at(&ring, ((head >> (62 - log2)) & slot_mask) as usize)
             }
             0b01 => {
                 let slot = ((head >> (62 - log2)) & slot_mask) as usize;
-                let lz = LEADING[((head >> (59 - log2)) & 7) as usize];
+                let lz = leading(head >> (59 - log2));
                 let sig = match ((head >> (64 - case01)) & ((1 << sig_bits) - 1)) as u32 {
                     0 => W,
                     s => s,
@@ -222,7 +237,7 @@ pub(crate) fn decode<T, const W: u32>(
                 }
                 stored_lz = Some(lz);
                 r.skip(case01);
-                ring[slot] ^ (r.read_wide(sig) << (W - lz - sig))
+                ring_at(&ring, slot) ^ (r.read_wide(sig) << (W - lz - sig))
             }
             0b10 => {
                 let Some(lz) = stored_lz else {
@@ -232,7 +247,7 @@ pub(crate) fn decode<T, const W: u32>(
                 prev ^ r.read_wide(W - lz)
             }
             _ => {
-                let lz = LEADING[((head >> 59) & 7) as usize];
+                let lz = leading(head >> 59);
                 stored_lz = Some(lz);
                 r.skip(5);
                 prev ^ r.read_wide(W - lz)

@@ -47,8 +47,9 @@ fn exact_prefix<T: Word>(v: &[T]) -> (usize, bool) {
     };
     let first_delta = b.wrapping_sub(a);
     let (mut all_equal, mut min, mut gcd, mut sum) = (true, first_delta, 0i128, 0i128);
-    for i in 1..n {
-        let d = v[i].wrapping_sub(v[i - 1]);
+    let pairs = v.iter().zip(v.iter().skip(1)).take(n - 1);
+    for (i, (&p, &q)) in (1..).zip(pairs) {
+        let d = q.wrapping_sub(p);
         all_equal &= d == first_delta;
         min = min.min(d);
         let sd = signed(d);
@@ -86,22 +87,28 @@ pub(crate) fn encode<T: Word>(values: &[T], out: &mut Vec<u8>) {
         let (len, missing) = exact_prefix(rest);
         let (block, tail) = rest.split_at(len);
         rest = tail;
-        let first = block[0];
+        // `exact_prefix` takes at least one value of a non-empty run.
+        let Some(&first) = block.first() else { break };
         let count;
         let min_delta;
         if missing {
             let min = block
-                .windows(2)
-                .map(|w| w[1].wrapping_sub(w[0]))
+                .iter()
+                .zip(block.iter().skip(1))
+                .map(|(&a, &b)| b.wrapping_sub(a))
                 .min()
                 .unwrap_or(T::MAX);
             let m = signed(min);
-            let span = signed(block[len - 1].wrapping_sub(first));
+            let last = block.last().copied().unwrap_or(first);
+            let span = signed(last.wrapping_sub(first));
             let positions = (span / m + 1) as usize;
             let mut bitmap = vec![0u8; positions.div_ceil(8)];
             for &x in block {
                 let k = (signed(x.wrapping_sub(first)) / m) as usize;
-                bitmap[k / 8] |= 1 << (k % 8);
+                // k ≤ span / m < positions, so the byte is there.
+                if let Some(byte) = bitmap.get_mut(k / 8) {
+                    *byte |= 1 << (k % 8);
+                }
             }
             out.push(1);
             out.extend_from_slice(&(bitmap.len() as i32).to_be_bytes());

@@ -49,9 +49,11 @@ fn length<T: Word>(d: T) -> u32 {
 /// The terms 1, 2, 3, 5, 8, … of the Fibonacci run code, up to the first above `limit`.
 fn fib_terms(limit: u64) -> Vec<u64> {
     let mut f = vec![1u64, 2];
-    while f.last().is_some_and(|&x| x <= limit) {
-        let n = f.len();
-        f.push(f[n - 1] + f[n - 2]);
+    while let [.., a, b] = *f.as_slice() {
+        if b > limit {
+            break;
+        }
+        f.push(a + b);
     }
     f
 }

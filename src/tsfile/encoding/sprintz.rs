@@ -106,7 +106,7 @@ pub(crate) fn encode(values: &Values, rle_runs: bool, out: &mut Vec<u8>) -> Resu
 fn encode_lanes<T: Lane>(lanes: &[T], kind: Kind, runs: bool, out: &mut Vec<u8>) -> Result<()> {
     let mut rest = lanes;
     while !rest.is_empty() {
-        let Some(g) = rest.get(..GROUP) else {
+        let Some((g, after)) = rest.split_first_chunk::<GROUP>() else {
             put_raw(rest, kind, runs, out);
             break;
         };
@@ -118,18 +118,20 @@ fn encode_lanes<T: Lane>(lanes: &[T], kind: Kind, runs: bool, out: &mut Vec<u8>)
                 w.put(m.to_bits(), width);
             }
             w.finish();
-            rest = &rest[GROUP..];
+            rest = after;
             continue;
         }
-        let k = match kind {
+        // The longest prefix of the group (all of it for integers) stored raw.
+        let raw = match kind {
             Kind::Float(sentinel) => (1..=GROUP)
                 .rev()
-                .find(|&k| !gorilla_ends_aligned(&g[..k], sentinel))
+                .filter_map(|k| g.get(..k))
+                .find(|&prefix| !gorilla_ends_aligned(prefix, sentinel))
                 .ok_or_else(|| Error::invalid("SPRINTZ cannot store these FLOAT/DOUBLE values"))?,
-            _ => GROUP,
+            _ => g.as_slice(),
         };
-        put_raw(&g[..k], kind, runs, out);
-        rest = &rest[k..];
+        put_raw(raw, kind, runs, out);
+        rest = rest.get(raw.len()..).unwrap_or_default();
     }
     Ok(())
 }

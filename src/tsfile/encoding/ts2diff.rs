@@ -33,8 +33,8 @@ fn encode_block<T: Word>(block: &[T], out: &mut Vec<u8>) {
     // OR of them all.
     let mut buf = [T::default(); BLOCK_SIZE];
     let mut min = T::MAX;
-    for (d, w) in buf.iter_mut().zip(block.windows(2)) {
-        *d = w[1].wrapping_sub(w[0]);
+    for (d, (&prev, &cur)) in buf.iter_mut().zip(block.iter().zip(block.iter().skip(1))) {
+        *d = cur.wrapping_sub(prev);
         min = min.min(*d);
     }
     let n = block.len() - 1;

@@ -100,12 +100,15 @@ pub(super) fn check_tree(
     let places: Vec<Place<'_>> = index.nodes.iter().map(|n| Place::new(meta, n)).collect();
     for (n, place) in index.nodes.iter().zip(&places) {
         let entries = &n.node.entries;
-        let unordered = (1..entries.len()).find(|&i| match entries {
-            NodeEntries::Device(v) => v[i - 1].device >= v[i].device,
-            NodeEntries::Measurement(v) => {
-                java_str_cmp(&v[i - 1].measurement, &v[i].measurement).is_ge()
-            }
-        });
+        let unordered = match entries {
+            NodeEntries::Device(v) => v
+                .windows(2)
+                .position(|w| matches!(w, [a, b] if a.device >= b.device)),
+            NodeEntries::Measurement(v) => v.windows(2).position(
+                |w| matches!(w, [a, b] if java_str_cmp(&a.measurement, &b.measurement).is_ge()),
+            ),
+        }
+        .map(|i| i + 1);
         if let Some(i) = unordered {
             let prev = key(entries, i - 1)
                 .map(|k| k.to_string())
@@ -123,7 +126,10 @@ pub(super) fn check_tree(
             r.push(max, place.problem(Check::IndexOffset, last, msg));
         }
         let Some((p, i)) = n.parent else { continue };
-        let parent = &index.nodes[p];
+        // `places` has one entry per node; a parent index always names a node.
+        let (Some(parent), Some(parent_place)) = (index.nodes.get(p), places.get(p)) else {
+            continue;
+        };
         if matches!(
             parent.node.node_type,
             NodeType::InternalDevice | NodeType::InternalMeasurement
@@ -133,7 +139,7 @@ pub(super) fn check_tree(
                 if want != first {
                     let at = n.range.map_or(0, |(s, _)| s);
                     let msg = format!("the child node at byte {at} starts with {first}");
-                    r.push(max, places[p].problem(Check::IndexOrder, i, msg));
+                    r.push(max, parent_place.problem(Check::IndexOrder, i, msg));
                 }
             }
         }
@@ -143,14 +149,17 @@ pub(super) fn check_tree(
         let first_of_run = prev != Some(s.parent);
         prev = Some(s.parent);
         let (p, i) = s.parent;
-        let want = key(&index.nodes[p].node.entries, i);
+        let (want, place) = match (index.nodes.get(p), places.get(p)) {
+            (Some(node), Some(place)) => (key(&node.node.entries, i), place),
+            _ => continue,
+        };
         let name = s.metadata.measurement_id.as_str();
         if first_of_run && want.is_some_and(|k| k != Key::Measurement(name)) {
             let msg = format!(
                 "the TimeseriesMetadata run it points at (byte {}) starts with {name:?}",
                 s.range.0
             );
-            let mut p = places[p].problem(Check::IndexOrder, i, msg);
+            let mut p = place.problem(Check::IndexOrder, i, msg);
             p.measurement = Some(name.to_owned());
             r.push(max, p);
         }

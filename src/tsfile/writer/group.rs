@@ -154,7 +154,9 @@ impl Group {
                     let room = limits.max_points.saturating_sub(time.open_points()).max(1);
                     let k = room.min(1024).min(n - start);
                     let range = start..start + k;
-                    time.times_mut().extend_from_slice(&times[range.clone()]);
+                    // start + k <= n = times.len().
+                    let chunk = times.get(range.clone()).unwrap_or_default();
+                    time.times_mut().extend_from_slice(chunk);
                     for ((vc, col), cur) in values.iter_mut().zip(columns).zip(&mut cursors) {
                         match col {
                             Some(c) if c.present.is_empty() => {

@@ -26,8 +26,7 @@ pub(crate) fn hash_map_order(keys: &[&str]) -> Vec<usize> {
         .collect();
     let mut cap: u32 = 16;
     for (i, &h) in hashes.iter().enumerate() {
-        let in_bucket = hashes[..i]
-            .iter()
+        let in_bucket = (hashes.iter().take(i))
             .filter(|&&o| o & (cap - 1) == h & (cap - 1))
             .count();
         if in_bucket >= 8 && cap < 64 {
@@ -37,9 +36,12 @@ pub(crate) fn hash_map_order(keys: &[&str]) -> Vec<usize> {
             cap = cap.saturating_mul(2);
         }
     }
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by_key(|&i| (hashes[i] & (cap - 1), i));
-    order
+    // (bucket, insertion index) is unique per key, so the order is fully determined.
+    let mut keyed: Vec<(u32, usize)> = (hashes.iter().enumerate())
+        .map(|(i, &h)| (h & (cap - 1), i))
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 #[cfg(test)]

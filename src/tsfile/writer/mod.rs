@@ -73,7 +73,7 @@ use group::{Group, PageLimits};
 use crate::format::tsfile::device::java_str_cmp;
 use crate::format::tsfile::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
 use crate::format::tsfile::index::{ChunkMetadata, TimeseriesMetadata};
-use crate::format::tsfile::schema::{MeasurementSchema, TableSchema};
+use crate::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
 use crate::format::tsfile::{ColumnCategory, DataType, DeviceId};
 use crate::sink::SyncWrite;
 use crate::tsfile::encoding::EncodeOptions;
@@ -368,27 +368,29 @@ impl<W: Write> TsFileWriter<W> {
             .tables
             .get(&key)
             .ok_or_else(|| Error::invalid(format!("table {table} is not registered")))?;
-        let data_columns: Vec<usize> = (0..info.schema.columns.len())
-            .filter(|&i| info.schema.columns[i].category != ColumnCategory::Time)
-            .collect();
-        if values.len() != data_columns.len() {
+        let is_data = |c: &&TableColumn| c.category != ColumnCategory::Time;
+        let data_columns = info.schema.columns.iter().filter(is_data).count();
+        if values.len() != data_columns {
             return Err(Error::schema(format!(
                 "table {key}: {} values for {} columns",
                 values.len(),
-                data_columns.len()
+                data_columns
             )));
         }
         let mut by_column = vec![ValueRef::Null; info.schema.columns.len()];
-        for (&col, v) in data_columns.iter().zip(values) {
-            let c = &info.schema.columns[col];
+        let slots = info.schema.columns.iter().zip(by_column.iter_mut());
+        let data_slots = slots.filter(|(c, _)| is_data(c));
+        for ((c, slot), v) in data_slots.zip(values) {
             check_type(c.schema.data_type, *v).map_err(|e| {
                 Error::schema(format!("table {key}, column {}: {e}", c.schema.name))
             })?;
-            by_column[col] = *v;
+            *slot = *v;
         }
+        // `info.tags` and `info.fields` index `info.schema.columns`, as registered.
+        let column = |i: usize| by_column.get(i).copied().unwrap_or(ValueRef::Null);
         let mut tags = Vec::with_capacity(info.tags.len());
         for &i in &info.tags {
-            tags.push(match by_column[i] {
+            tags.push(match column(i) {
                 ValueRef::Binary(b) => Some(
                     std::str::from_utf8(b)
                         .map_err(|_| Error::schema(format!("table {key}: tag value is not UTF-8")))?
@@ -398,7 +400,7 @@ impl<W: Write> TsFileWriter<W> {
             });
         }
         let device = DeviceId::from_table(&key, tags)?;
-        let fields: Vec<ValueRef<'_>> = info.fields.iter().map(|&i| by_column[i]).collect();
+        let fields: Vec<ValueRef<'_>> = info.fields.iter().map(|&i| column(i)).collect();
         let codecs = info.codecs.clone();
         self.push(device, time, &fields, |w| {
             Ok(new_state(
@@ -424,14 +426,15 @@ impl<W: Write> TsFileWriter<W> {
             .ok_or_else(|| Error::invalid(format!("device {path} is not registered")))?;
         let mut row = vec![ValueRef::Null; dev.measurements.len()];
         for (name, v) in values {
-            let i = dev
+            let (m, slot) = dev
                 .measurements
                 .iter()
-                .position(|m| m.name == *name)
+                .zip(row.iter_mut())
+                .find(|(m, _)| m.name == *name)
                 .ok_or_else(|| Error::invalid(format!("{path}.{name} is not registered")))?;
-            check_type(dev.measurements[i].data_type, *v)
+            check_type(m.data_type, *v)
                 .map_err(|e| Error::schema(format!("{path}.{name}: {e}")))?;
-            row[i] = *v;
+            *slot = *v;
         }
         let (id, aligned) = (dev.id.clone(), dev.aligned);
         let codecs: Vec<(String, ColumnCodec)> = dev
@@ -469,7 +472,7 @@ impl<W: Write> TsFileWriter<W> {
             bool,
         ) = if let Some(info) = self.tables.get(&key) {
             let tags = info.tags.iter().map(|&i| {
-                let name = &info.schema.columns[i].schema.name;
+                let name = &info.schema.columns.get(i)?.schema.name;
                 batch
                     .tags
                     .iter()
@@ -526,7 +529,8 @@ impl<W: Write> TsFileWriter<W> {
             }
             columns.push(col);
         }
-        if batch.times.windows(2).any(|w| w[1] <= w[0]) {
+        let increasing = |w: &[i64]| matches!(w, [a, b] if a < b);
+        if !batch.times.windows(2).all(increasing) {
             return Err(Error::invalid(format!(
                 "device {device}: batch times do not increase"
             )));
