@@ -48,18 +48,28 @@ impl<'a> Cursor<'a> {
     /// Fails with `Truncated` unless `n` bytes remain.
     pub fn need(&self, what: &'static str, n: usize) -> Result<()> {
         if self.remaining() < n {
-            Err(Error::truncated(what, n as u64, self.remaining() as u64).at_offset(self.offset()))
+            Err(self.short(what, n))
         } else {
             Ok(())
         }
     }
     /// Takes the next `n` bytes.
+    #[inline]
     pub fn take(&mut self, what: &'static str, n: usize) -> Result<&'a [u8]> {
-        let s = self.rest().get(..n).ok_or_else(|| {
-            Error::truncated(what, n as u64, self.remaining() as u64).at_offset(self.offset())
-        })?;
-        self.pos += n;
-        Ok(s)
+        match self.rest().get(..n) {
+            Some(s) => {
+                self.pos += n;
+                Ok(s)
+            }
+            None => Err(self.short(what, n)),
+        }
+    }
+    /// The error for `n` bytes of `what` when fewer remain (out of line: the hot readers
+    /// stay small enough to inline).
+    #[cold]
+    #[inline(never)]
+    fn short(&self, what: &'static str, n: usize) -> Error {
+        Error::truncated(what, n as u64, self.remaining() as u64).at_offset(self.offset())
     }
     /// Moves past `n` bytes that the caller has already seen in [`rest`](Self::rest).
     #[inline]
