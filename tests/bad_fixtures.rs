@@ -163,6 +163,7 @@ fn rcfile_table() -> Vec<(&'static str, Expect)> {
         (
             "binary_serde_varint_overflow.rc",
             expect(Corrupt, "VInt 4294967295 does not fit in 32 bits")
+                .section("cell")
                 .row_group(0)
                 .column(2)
                 .row_at_mark(),
@@ -327,21 +328,21 @@ fn tsfile_table() -> Vec<(&'static str, Expect)> {
         (
             "ts2diff_width_too_large.tsfile",
             page(
-                expect(Corrupt, "TS_2DIFF block of 127 deltas of width 65"),
+                expect(Corrupt, "TS_2DIFF block of 127 deltas of width 65").section("page payload"),
                 "comp.",
             ),
         ),
         (
             "gorilla_stream_truncated.tsfile",
             page(
-                expect(Truncated, "truncated GORILLA stream"),
+                expect(Truncated, "truncated GORILLA stream").section("page payload"),
                 "enc_gorilla.",
             ),
         ),
         (
             "dictionary_index_out_of_range.tsfile",
             page(
-                expect(Corrupt, "DICTIONARY index 127 of 97 entries"),
+                expect(Corrupt, "DICTIONARY index 127 of 97 entries").section("page payload"),
                 "enc_dictionary.",
             ),
         ),

@@ -292,7 +292,8 @@ impl RowGroup {
         };
         out.valid.reserve(rows);
         let at = |e: Error, row: usize| {
-            e.at_row(row as u64)
+            e.in_section("cell")
+                .at_row(row as u64)
                 .in_column(col)
                 .in_row_group(self.index())
         };

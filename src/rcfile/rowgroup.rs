@@ -220,6 +220,7 @@ pub(crate) fn parse_key(
             "rcfile",
             format!("column lengths add up to {total} bytes but the record holds {value_len} value bytes"),
         )
+        .at_offset(0)
         .in_section("key section"));
     }
     Ok(rows as usize)

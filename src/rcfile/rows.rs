@@ -29,7 +29,8 @@ impl RowGroup {
         out.reserve(rows);
         for (row, cell) in data.cells().enumerate() {
             let v = serde.decode(ty, cell).map_err(|e| {
-                e.at_row(row as u64)
+                e.in_section("cell")
+                    .at_row(row as u64)
                     .in_column(col)
                     .in_row_group(self.index())
             })?;

@@ -358,7 +358,8 @@ fn column_length_past_record(mut b: Vec<u8>) -> Made {
         b[at..at + n].copy_from_slice(&new);
         at += n;
     }
-    Made::at(b, key as u64)
+    // The sum is a property of the whole key section: its first byte.
+    Made::at(b, 0)
 }
 
 /// A compressed key section that declares 64 MiB of plain bytes (and a record length to
