@@ -36,7 +36,7 @@ pub use batch::{Column, ColumnCursor, DeviceBatch};
 pub use column::{BinaryValues, Values};
 pub use explain::Explain;
 pub use filter::{CmpOp, Filter};
-pub use reader::{Query, QueryIter, TsFileReader};
+pub use reader::{Query, QueryIter, QueryStream, TsFileReader};
 pub use recover::{recover, RecoverySummary};
 pub use value::{Value, ValueRef};
 pub use writer::{TsFileWriter, WriteSummary, WriterOptions};

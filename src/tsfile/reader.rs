@@ -9,6 +9,8 @@
 //! the [`Explain`] report.
 
 use std::collections::VecDeque;
+use std::ops::Deref;
+use std::sync::Arc;
 
 use super::batch::DeviceBatch;
 use super::chunk_reader::RawChunk;
@@ -181,27 +183,58 @@ impl<S: ByteSource> TsFileReader<S> {
     /// Errors: a table that is not in the file; a filter naming a column the table lacks,
     /// or comparing a column with a value of another kind.
     pub fn query(&self, query: &Query) -> Result<QueryIter<'_, S>> {
+        self.check_query(query)?;
+        Self::start(self, query)
+    }
+
+    /// The table and filter checks of [`query`](Self::query).
+    fn check_query(&self, query: &Query) -> Result<()> {
         if let Some(t) = &query.table {
             let Some(schema) = self.metadata.table_schema(t) else {
                 if !self.metadata.tables().any(|x| x == t) {
                     return Err(Error::invalid(format!("no table {t} in this file")));
                 }
-                return self.start(query);
+                return Ok(());
             };
             check_filter(query, schema)?;
         }
-        self.start(query)
+        Ok(())
     }
 
-    fn start(&self, query: &Query) -> Result<QueryIter<'_, S>> {
+    /// [`query`](Self::query) on a shared reader: the iterator owns its `Arc`, so it can
+    /// outlive the caller's borrow (move it to another thread, keep it in a struct, hand it
+    /// to an async stream).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use colfile::tsfile::{Query, TsFileReader};
+    /// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/basic.tsfile"))?;
+    /// let reader = Arc::new(TsFileReader::open(bytes)?);
+    /// let rows = std::thread::spawn(move || -> colfile::Result<usize> {
+    ///     let mut n = 0;
+    ///     for b in reader.query_shared(&Query::all())? {
+    ///         n += b?.len();
+    ///     }
+    ///     Ok(n)
+    /// });
+    /// assert!(rows.join().unwrap()? > 0);
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn query_shared(self: &Arc<Self>, query: &Query) -> Result<QueryStream<Arc<Self>>> {
+        self.check_query(query)?;
+        Self::start(Arc::clone(self), query)
+    }
+
+    fn start<R: Deref<Target = Self>>(reader: R, query: &Query) -> Result<QueryStream<R>> {
         let mut explain = Explain::default();
-        let devices = self.device_entries(query, &mut explain)?.into();
-        Ok(QueryIter {
-            reader: self,
+        let devices = reader.device_entries(query, &mut explain)?.into();
+        let codecs = PageCodecs::with_limits(&reader.limits);
+        Ok(QueryStream {
+            reader,
             query: query.clone(),
             devices,
             current: None,
-            codecs: PageCodecs::with_limits(&self.limits),
+            codecs,
             pending: VecDeque::new(),
             to_skip: query.offset,
             explain,
@@ -218,10 +251,15 @@ impl<S: ByteSource> TsFileReader<S> {
     }
 }
 
+/// Iterator over a query's batches, borrowing its reader ([`TsFileReader::query`]).
+pub type QueryIter<'r, S> = QueryStream<&'r TsFileReader<S>>;
+
 /// Iterator over a query's batches; [`explain`](Self::explain) says what it has skipped.
+/// `R` is how it holds the reader: a borrow ([`QueryIter`]) or an `Arc`
+/// ([`TsFileReader::query_shared`]).
 #[derive(Debug)]
-pub struct QueryIter<'r, S> {
-    reader: &'r TsFileReader<S>,
+pub struct QueryStream<R> {
+    reader: R,
     query: Query,
     devices: VecDeque<DeviceIndex>,
     current: Option<DeviceScan>,
@@ -233,7 +271,7 @@ pub struct QueryIter<'r, S> {
     explain: Explain,
 }
 
-impl<S: ByteSource> QueryIter<'_, S> {
+impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
     /// What the query has considered and skipped so far (all of it once the iterator is
     /// exhausted).
     pub fn explain(&self) -> &Explain {
@@ -245,7 +283,7 @@ impl<S: ByteSource> QueryIter<'_, S> {
         loop {
             if let Some(scan) = &mut self.current {
                 let r = scan.next_batch(
-                    self.reader,
+                    &self.reader,
                     &self.query,
                     &mut self.codecs,
                     &mut self.explain,
@@ -261,7 +299,7 @@ impl<S: ByteSource> QueryIter<'_, S> {
                 }
             }
             let device = self.devices.pop_front()?;
-            match DevicePlan::new(self.reader, &device, &self.query) {
+            match DevicePlan::new(&self.reader, &device, &self.query) {
                 Ok(plan) => match plan.skip_reason(&self.query) {
                     Some(why) => self.explain.devices.skip(why),
                     None => self.current = Some(DeviceScan::new(plan)),
@@ -302,7 +340,7 @@ impl<S: ByteSource> QueryIter<'_, S> {
     }
 }
 
-impl<S: ByteSource> Iterator for QueryIter<'_, S> {
+impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> Iterator for QueryStream<R> {
     type Item = Result<DeviceBatch>;
 
     fn next(&mut self) -> Option<Self::Item> {
