@@ -28,6 +28,8 @@
     )
 )]
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod compress;
 mod error;
 pub mod format;

@@ -2,6 +2,8 @@
 //! compression this build has, nulls, page and flush cuts, index fan-outs) read back
 //! exactly; time-order violations are refused without losing anything; bounded buffering.
 
+mod common;
+
 use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
 use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::tsfile::encoding::supports;
@@ -10,18 +12,7 @@ use colfile::ErrorKind;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
-const TYPES: [DataType; 10] = [
-    DataType::Boolean,
-    DataType::Int32,
-    DataType::Int64,
-    DataType::Float,
-    DataType::Double,
-    DataType::Text,
-    DataType::String,
-    DataType::Blob,
-    DataType::Date,
-    DataType::Timestamp,
-];
+use common::tsdump::VALUE_TYPES as TYPES;
 const ENCODINGS: [Encoding; 6] = [
     Encoding::Zigzag,
     Encoding::Plain,

@@ -3,6 +3,7 @@
 //! formatting ignored, floats bit-equal except NaN == NaN, rows matched by table, tags and
 //! time or by device and time).
 
+use colfile::format::tsfile::DataType;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -223,3 +224,17 @@ pub fn our_dump(bytes: Vec<u8>) -> colfile::Result<String> {
     }
     Ok(out)
 }
+
+/// Every TsFile data type that holds values and that both writers accept.
+pub const VALUE_TYPES: [DataType; 10] = [
+    DataType::Boolean,
+    DataType::Int32,
+    DataType::Int64,
+    DataType::Float,
+    DataType::Double,
+    DataType::Text,
+    DataType::String,
+    DataType::Blob,
+    DataType::Date,
+    DataType::Timestamp,
+];

@@ -1,0 +1,166 @@
+//! [`RcFileArrowWriter`]: Arrow record batches into an RCFile.
+
+use std::io::Write;
+
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::Schema as ArrowSchema;
+
+use super::hive_types::{arrow_schema_to_hive, field_to_hive};
+use super::hive_values::value_at;
+use crate::rcfile::{HiveType, RowWriter, Schema, Serde, Value, WriteSummary, Writer};
+use crate::{Error, Result};
+
+/// Writes record batches as rows of an RCFile with a given Hive schema and serde.
+///
+/// Batch columns are matched to schema columns by name (without regard to case, as Hive
+/// does); schema columns a batch lacks are written as NULL, batch columns the schema lacks
+/// are an error. A batch is converted whole before any of it is written, so a batch that
+/// fails leaves the file as it was.
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+/// use colfile::arrow::{RcFileArrowReader, RcFileArrowWriter};
+/// use colfile::rcfile::{Serde, Writer};
+///
+/// let batch = RecordBatch::try_from_iter([
+///     ("id", Arc::new(Int64Array::from(vec![1, 2])) as ArrayRef),
+///     ("name", Arc::new(StringArray::from(vec![Some("a"), None])) as ArrayRef),
+/// ])?;
+/// let schema = colfile::arrow::arrow_schema_to_hive(&batch.schema())?;
+/// let raw = Writer::builder(Vec::new(), schema.len()).build()?;
+/// let mut w = RcFileArrowWriter::new(raw, schema.clone(), Serde::binary());
+/// w.write(&batch)?;
+/// let (file, summary) = w.finish_into_inner()?;
+/// assert_eq!(summary.rows, 2);
+///
+/// let back: Vec<RecordBatch> = RcFileArrowReader::builder(file.as_slice(), schema, Serde::binary())
+///     .build()?
+///     .collect::<Result<_, _>>()?;
+/// assert_eq!(back[0].column(1), batch.column(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct RcFileArrowWriter<W: Write> {
+    rows: RowWriter<W>,
+    schema: Schema,
+}
+
+impl<W: Write> RcFileArrowWriter<W> {
+    /// Writes through `writer` (configured with codec, row-group size, …; its column count
+    /// should be the schema's) rows of `schema` encoded with `serde`.
+    pub fn new(writer: Writer<W>, schema: Schema, serde: Serde) -> Self {
+        RcFileArrowWriter {
+            rows: RowWriter::new(writer, schema.clone(), serde),
+            schema,
+        }
+    }
+
+    /// Like [`new`](Self::new), with the Hive schema derived from an Arrow schema
+    /// ([`arrow_schema_to_hive`]).
+    pub fn try_from_arrow(writer: Writer<W>, schema: &ArrowSchema, serde: Serde) -> Result<Self> {
+        Ok(Self::new(writer, arrow_schema_to_hive(schema)?, serde))
+    }
+
+    /// The Hive schema rows are written with.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// Appends every row of `batch`.
+    ///
+    /// Errors: a batch column the schema does not have, or of a type that cannot be written
+    /// as its Hive column (a string as an `int`, say); nothing of the batch is written then.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        let sources = self.match_columns(batch)?;
+        let mut rows: Vec<Vec<Value>> = Vec::with_capacity(batch.num_rows());
+        for r in 0..batch.num_rows() {
+            let mut row = Vec::with_capacity(sources.len());
+            for (src, col) in sources.iter().zip(self.schema.columns()) {
+                row.push(match src {
+                    Some(a) => value_at(a.as_ref(), r, &col.ty)
+                        .map_err(|e| e.at_row(r as u64).in_section("record batch"))?,
+                    None => Value::Null,
+                });
+            }
+            rows.push(row);
+        }
+        for row in &rows {
+            self.rows.write(row)?;
+        }
+        Ok(())
+    }
+
+    /// For each schema column, the batch column that feeds it (or none).
+    fn match_columns(&self, batch: &RecordBatch) -> Result<Vec<Option<std::sync::Arc<dyn Array>>>> {
+        let mut sources = vec![None; self.schema.len()];
+        let batch_schema = batch.schema();
+        for (field, array) in batch_schema.fields().iter().zip(batch.columns()) {
+            let Some(i) = self.schema.index_of(field.name()) else {
+                return Err(Error::schema(format!(
+                    "batch column {:?} is not in the schema ({})",
+                    field.name(),
+                    self.schema
+                )));
+            };
+            let (Some(slot), Some(col)) = (sources.get_mut(i), self.schema.columns().get(i)) else {
+                continue;
+            };
+            let source = field_to_hive(field)?;
+            if !writable(&col.ty, &source) {
+                return Err(Error::schema(format!(
+                    "batch column {:?} of Arrow type {} cannot be written as Hive {}",
+                    field.name(),
+                    field.data_type(),
+                    col.ty
+                )));
+            }
+            *slot = Some(array.clone());
+        }
+        Ok(sources)
+    }
+
+    /// The underlying RCFile writer (row-group flushes, bytes written).
+    pub fn writer(&mut self) -> &mut Writer<W> {
+        self.rows.writer()
+    }
+
+    /// Finishes the file ([`Writer::finish`]).
+    pub fn finish(self) -> Result<WriteSummary> {
+        self.rows.finish()
+    }
+
+    /// Finishes the file and returns the sink.
+    pub fn finish_into_inner(self) -> Result<(W, WriteSummary)> {
+        self.rows.finish_into_inner()
+    }
+}
+
+impl<W: crate::sink::SyncWrite> RcFileArrowWriter<W> {
+    /// Finishes the file and fsyncs it ([`Writer::finish_sync`]).
+    pub fn finish_sync(self) -> Result<WriteSummary> {
+        self.rows.finish_sync()
+    }
+}
+
+/// Whether values of Hive type `source` (what an Arrow field maps to) can be written as
+/// `target`: string-like types into each other, decimals of any precision (rounded, NULL
+/// when they do not fit, as Hive does), nested types member by member.
+fn writable(target: &HiveType, source: &HiveType) -> bool {
+    use HiveType as H;
+    match (target, source) {
+        (t, s) if t.is_string_like() && s.is_string_like() => true,
+        (H::Binary, s) => s.is_string_like() || *s == H::Binary,
+        (t, H::Binary) => t.is_string_like(),
+        (H::Decimal { .. }, H::Decimal { .. }) => true,
+        (H::Array(t), H::Array(s)) => writable(t, s),
+        (H::Map(tk, tv), H::Map(sk, sv)) => writable(tk, sk) && writable(tv, sv),
+        (H::Struct(t), H::Struct(s)) => {
+            t.len() == s.len() && t.iter().zip(s).all(|(a, b)| writable(&a.ty, &b.ty))
+        }
+        (H::Union(t), H::Union(s)) => {
+            t.len() == s.len() && t.iter().zip(s).all(|(a, b)| writable(a, b))
+        }
+        (t, s) => t == s,
+    }
+}
