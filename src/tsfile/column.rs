@@ -154,6 +154,23 @@ impl Values {
 }
 
 impl Values {
+    /// Keeps the first `n` values (all of them if there are fewer).
+    pub fn truncate(&mut self, n: usize) {
+        match self {
+            Values::Boolean(v) => v.truncate(n),
+            Values::Int32(v) => v.truncate(n),
+            Values::Int64(v) => v.truncate(n),
+            Values::Float(v) => v.truncate(n),
+            Values::Double(v) => v.truncate(n),
+            Values::Binary(v) => {
+                if let Some(&end) = v.offsets.get(n) {
+                    v.offsets.truncate(n + 1);
+                    v.data.truncate(end);
+                }
+            }
+        }
+    }
+
     /// Appends `other[range]`, which must be of the same physical type.
     ///
     /// Errors: another physical type, or a range outside `other`.

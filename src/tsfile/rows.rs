@@ -1,7 +1,7 @@
 //! Row selection inside a [`DeviceBatch`]: the time range and a [`Filter`] evaluated row by
 //! row, keeping a subset of rows, and cutting a batch in two.
 
-use super::batch::DeviceBatch;
+use super::batch::{Column, DeviceBatch};
 use super::column::Values;
 use super::filter::{matches, Filter};
 use super::value::ValueRef;
@@ -83,13 +83,88 @@ pub fn retain_rows(batch: &mut DeviceBatch, keep: &[bool]) -> Result<()> {
     Ok(())
 }
 
-/// Splits `batch` after its first `n` rows: `batch` keeps them, the rest is returned.
+/// Splits `batch` after its first `n` rows: `batch` keeps them, the rest is returned. Each
+/// column's values are moved as one slice (no per-value work), so cutting a long chunk into
+/// batches costs a copy of what follows each cut.
 pub fn split_rows(batch: &mut DeviceBatch, n: usize) -> Result<DeviceBatch> {
-    let len = batch.len();
-    let mut tail = batch.clone();
-    let head_mask: Vec<bool> = (0..len).map(|i| i < n).collect();
-    let tail_mask: Vec<bool> = head_mask.iter().map(|k| !k).collect();
-    retain_rows(batch, &head_mask)?;
-    retain_rows(&mut tail, &tail_mask)?;
+    let n = n.min(batch.len());
+    let mut tail = DeviceBatch {
+        table: batch.table.clone(),
+        device: batch.device.clone(),
+        tags: batch.tags.clone(),
+        times: batch.times.split_off(n),
+        columns: Vec::with_capacity(batch.columns.len()),
+    };
+    for col in &mut batch.columns {
+        let (k, present) = if col.present.is_empty() {
+            (n.min(col.values.len()), Vec::new())
+        } else {
+            let head = col.present.get(..n).unwrap_or(&col.present);
+            (head.iter().filter(|p| **p).count(), col.present.split_off(n.min(col.present.len())))
+        };
+        let mut values = Values::for_type(col.data_type)?;
+        values.extend_from(&col.values, k..col.values.len())?;
+        col.values.truncate(k);
+        tail.columns.push(Column {
+            name: col.name.clone(),
+            data_type: col.data_type,
+            values,
+            present,
+        });
+    }
     Ok(tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::tsfile::{DataType, DeviceId};
+
+    fn batch(rows: usize) -> DeviceBatch {
+        let mut ints = Column::new("i", DataType::Int64).unwrap();
+        let mut text = Column::new("s", DataType::String).unwrap();
+        for r in 0..rows {
+            ints.values.push(ValueRef::Int64(r as i64 * 3)).unwrap();
+            if r % 3 != 1 {
+                text.values.push(ValueRef::Binary(format!("v{r}").as_bytes())).unwrap();
+            }
+            text.present.push(r % 3 != 1);
+        }
+        DeviceBatch {
+            table: "t".into(),
+            device: DeviceId::from_table("t", [Some("d")]).unwrap(),
+            tags: vec![("tag".into(), Some("d".into()))],
+            times: (0..rows as i64).collect(),
+            columns: vec![ints, text],
+        }
+    }
+
+    /// Every row's values, as the cursor yields them.
+    fn rows(b: &DeviceBatch) -> Vec<Vec<String>> {
+        let mut cursors: Vec<_> = b.columns.iter().map(Column::cursor).collect();
+        b.times
+            .iter()
+            .map(|t| {
+                let mut row = vec![t.to_string()];
+                row.extend(cursors.iter_mut().map(|c| format!("{:?}", c.next_value())));
+                row
+            })
+            .collect()
+    }
+
+    #[test]
+    fn split_keeps_every_row_once_in_order() {
+        for len in [0usize, 1, 2, 7] {
+            for n in 0..=len + 1 {
+                let whole = batch(len);
+                let mut head = whole.clone();
+                let tail = split_rows(&mut head, n).unwrap();
+                assert_eq!(head.len(), n.min(len));
+                assert_eq!(tail.len(), len - n.min(len));
+                let mut joined = rows(&head);
+                joined.extend(rows(&tail));
+                assert_eq!(joined, rows(&whole), "len {len} split at {n}");
+            }
+        }
+    }
 }
