@@ -100,7 +100,10 @@ pub fn split_rows(batch: &mut DeviceBatch, n: usize) -> Result<DeviceBatch> {
             (n.min(col.values.len()), Vec::new())
         } else {
             let head = col.present.get(..n).unwrap_or(&col.present);
-            (head.iter().filter(|p| **p).count(), col.present.split_off(n.min(col.present.len())))
+            (
+                head.iter().filter(|p| **p).count(),
+                col.present.split_off(n.min(col.present.len())),
+            )
         };
         let mut values = Values::for_type(col.data_type)?;
         values.extend_from(&col.values, k..col.values.len())?;
@@ -126,7 +129,9 @@ mod tests {
         for r in 0..rows {
             ints.values.push(ValueRef::Int64(r as i64 * 3)).unwrap();
             if r % 3 != 1 {
-                text.values.push(ValueRef::Binary(format!("v{r}").as_bytes())).unwrap();
+                text.values
+                    .push(ValueRef::Binary(format!("v{r}").as_bytes()))
+                    .unwrap();
             }
             text.present.push(r % 3 != 1);
         }
