@@ -10,10 +10,13 @@
 //! colfile recover IN OUT [--schema-from FILE]
 //! colfile sketch FILE [--format text|json]
 //! colfile verify FILE [--max-problems N]
+//! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--progress]
 //! ```
 //! Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
 
 mod args;
+mod convert_cmd;
+mod progress;
 mod read_cmds;
 mod ts_tools;
 mod tsfile_cmds;
@@ -54,6 +57,16 @@ commands:
   sketch FILE  TsFile: physical layout with offsets [--format text|json]
   verify FILE  TsFile: decode every page, check statistics, index and Bloom filter
                [--max-problems N]   (exit 1 and one located line per problem)
+  convert IN OUT  between rcfile, tsfile, csv and jsonl (parquet with the parquet feature),
+               formats from the extensions (.rc .tsfile .csv .jsonl .parquet), the magic
+               bytes, or [--from FMT] [--to FMT]; - is stdin/stdout for csv and jsonl
+               input: cat's options (--schema --serde --serde-prop --time-zone --calendar;
+               TsFile: --table --columns --start --end --tag --where); CSV/JSONL input
+               needs --schema (Hive types, or name:TYPE:CATEGORY for a TsFile)
+               output: [--out-schema S] [--codec C] [--row-group-rows N] [--row-group-bytes N]
+               [--out-serde text|binary] [--table T] [--tags a,b] [--time-column NAME]
+               [--time-as bigint|timestamp] [--fsync] [--progress|--no-progress]
+               (Parquet <-> CSV/JSONL is not supported)
 
 The file format is detected from its magic bytes.";
 
@@ -112,6 +125,7 @@ fn run() -> Result<(), Failure> {
         "recover" => ts_tools::recover(rest),
         "sketch" => ts_tools::sketch_cmd(rest),
         "verify" => ts_tools::verify(rest),
+        "convert" => convert_cmd::convert(convert_cmd::ConvertArgs::parse(rest)?),
         "-h" | "--help" | "help" => out_line(USAGE),
         "-V" | "--version" => out_line(format_args!("colfile {}", env!("CARGO_PKG_VERSION"))),
         other => Err(Failure::usage(format!(

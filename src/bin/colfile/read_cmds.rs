@@ -79,15 +79,15 @@ fn selected(schema: &Schema, columns: &Option<Vec<String>>) -> Result<Vec<usize>
 
 /// A file opened for `cat` or `scan`: the reader (projected to the selected columns), the
 /// schema and serde to decode with, and the selected schema columns.
-struct Opened {
-    reader: Reader<FileSource>,
-    schema: Schema,
-    serde: Serde,
-    selected: Vec<usize>,
-    bytes: u64,
+pub(crate) struct Opened {
+    pub(crate) reader: Reader<FileSource>,
+    pub(crate) schema: Schema,
+    pub(crate) serde: Serde,
+    pub(crate) selected: Vec<usize>,
+    pub(crate) bytes: u64,
 }
 
-fn open_rows(a: &ReadArgs, src: FileSource) -> Result<Opened, Failure> {
+pub(crate) fn open_rows(a: &ReadArgs, src: FileSource) -> Result<Opened, Failure> {
     let bytes = src.len();
     let mut reader = Reader::builder(src)
         .with_projection([])
@@ -166,45 +166,53 @@ pub fn cat(a: ReadArgs) -> Result<(), Failure> {
             break;
         };
         line.clear();
-        if csv {
-            for (i, (v, ty)) in row.iter().zip(&types).enumerate() {
-                if i > 0 {
-                    line.push(',');
-                }
-                match v {
-                    colfile::rcfile::Value::Null => {}
-                    colfile::rcfile::Value::String(b) => {
-                        csv_field(&mut line, &String::from_utf8_lossy(b))
-                    }
-                    _ => {
-                        cell.clear();
-                        json::write_value(ty, v, &mut cell);
-                        let unquoted = cell.strip_prefix('"').and_then(|c| c.strip_suffix('"'));
-                        csv_field(
-                            &mut line,
-                            unquoted.filter(|_| ty.is_primitive()).unwrap_or(&cell),
-                        );
-                    }
-                }
-            }
-        } else {
-            line.push('{');
-            for (i, ((v, ty), n)) in row.iter().zip(&types).zip(&names).enumerate() {
-                if i > 0 {
-                    line.push(',');
-                }
-                json::write_str(&mut line, n);
-                line.push(':');
-                json::write_value(ty, v, &mut line);
-            }
-            line.push('}');
-        }
+        row_line(&mut line, row, &types, &names, csv, &mut cell);
         line.push('\n');
         out.write_all(line.as_bytes())?;
         count += 1;
     }
     out.flush()?;
     Ok(())
+}
+
+/// Appends one row as `cat` prints it: a CSV record (`csv`) or a JSON object keyed by
+/// `names`. `cell` is scratch space.
+pub(crate) fn row_line(
+    line: &mut String,
+    row: &[colfile::rcfile::Value],
+    types: &[colfile::rcfile::HiveType],
+    names: &[String],
+    csv: bool,
+    cell: &mut String,
+) {
+    if csv {
+        for (i, (v, ty)) in row.iter().zip(types).enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            match v {
+                colfile::rcfile::Value::Null => {}
+                colfile::rcfile::Value::String(b) => csv_field(line, &String::from_utf8_lossy(b)),
+                _ => {
+                    cell.clear();
+                    json::write_value(ty, v, cell);
+                    let unquoted = cell.strip_prefix('"').and_then(|c| c.strip_suffix('"'));
+                    csv_field(line, unquoted.filter(|_| ty.is_primitive()).unwrap_or(cell));
+                }
+            }
+        }
+    } else {
+        line.push('{');
+        for (i, ((v, ty), n)) in row.iter().zip(types).zip(names).enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            json::write_str(line, n);
+            line.push(':');
+            json::write_value(ty, v, line);
+        }
+        line.push('}');
+    }
 }
 
 pub fn scan(a: ReadArgs) -> Result<(), Failure> {

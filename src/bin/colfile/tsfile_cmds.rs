@@ -15,7 +15,7 @@ use colfile::tsfile::{
 use serde_json::Value as Json;
 use std::io::{BufRead, Write};
 
-fn query_of(a: &ReadArgs) -> Result<Query, Failure> {
+pub(crate) fn query_of(a: &ReadArgs) -> Result<Query, Failure> {
     let mut q = Query::all();
     if let Some(t) = &a.table {
         q = q.table(t);
@@ -114,7 +114,13 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
     Ok(())
 }
 
-fn csv_row(line: &mut String, owner: &str, t: i64, b: &DeviceBatch, values: &[ValueRef<'_>]) {
+pub(crate) fn csv_row(
+    line: &mut String,
+    owner: &str,
+    t: i64,
+    b: &DeviceBatch,
+    values: &[ValueRef<'_>],
+) {
     csv_field(line, owner);
     line.push_str(&format!(",{t}"));
     for (_, v) in &b.tags {
@@ -146,7 +152,7 @@ fn csv_row(line: &mut String, owner: &str, t: i64, b: &DeviceBatch, values: &[Va
     }
 }
 
-fn json_row(
+pub(crate) fn json_row(
     line: &mut String,
     tree: bool,
     owner: &str,
@@ -209,7 +215,7 @@ pub fn schema(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
 }
 
 /// One `--schema` column: `name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]]`.
-fn parse_column(spec: &str, profile: Profile) -> Result<TableColumn, Failure> {
+pub(crate) fn parse_column(spec: &str, profile: Profile) -> Result<TableColumn, Failure> {
     let parts: Vec<&str> = spec.split(':').map(str::trim).collect();
     let bad = |m: String| Failure::usage(format!("--schema column {spec:?}: {m}"));
     if !(3..=5).contains(&parts.len()) {
@@ -255,9 +261,13 @@ fn options_of(a: &WriteArgs) -> WriterOptions {
     o
 }
 
-/// Writes a TsFile from `--schema` + JSON lines, or from an oracle `--spec` file, to `out`;
-/// returns the summary line.
-pub fn write<W: Write>(a: &WriteArgs, out: W) -> Result<String, Failure> {
+/// Writes a TsFile from `--schema` + JSON lines (`input`, else `--input` or stdin), or from
+/// an oracle `--spec` file, to `out`; returns the summary line.
+pub fn write<W: Write>(
+    a: &WriteArgs,
+    out: W,
+    input: Option<Box<dyn BufRead>>,
+) -> Result<String, Failure> {
     if let Some(spec) = &a.ts.spec {
         return crate::tsfile_spec::write_spec(spec, options_of(a), out);
     }
@@ -294,12 +304,13 @@ pub fn write<W: Write>(a: &WriteArgs, out: W) -> Result<String, Failure> {
             ms.iter().map(|m| m.data_type).collect(),
         )
     };
-    let input: Box<dyn BufRead> = match &a.input {
-        Some(p) => Box::new(std::io::BufReader::with_capacity(
+    let input: Box<dyn BufRead> = match (input, &a.input) {
+        (Some(i), _) => i,
+        (None, Some(p)) => Box::new(std::io::BufReader::with_capacity(
             1 << 20,
             std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?,
         )),
-        None => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
+        (None, None) => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
     };
     for (n, line) in input.lines().enumerate() {
         let line = line?;

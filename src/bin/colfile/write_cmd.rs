@@ -12,10 +12,15 @@ use colfile::sink::SyncWrite;
 use std::io::{BufRead, Write};
 
 pub fn write(a: WriteArgs) -> Result<(), Failure> {
+    write_from(a, None)
+}
+
+/// `write` with its JSON lines from `input` instead of `--input` or stdin (`convert`).
+pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Result<(), Failure> {
     if a.format == "tsfile" {
         return atomically(&a.out, a.fsync, |file| {
             let mut sink = std::io::BufWriter::with_capacity(1 << 20, file);
-            let line = crate::tsfile_cmds::write(&a, &mut sink)?;
+            let line = crate::tsfile_cmds::write(&a, &mut sink, input)?;
             sink.flush()?;
             if a.fsync {
                 sink.sync_all()?;
@@ -34,12 +39,13 @@ pub fn write(a: WriteArgs) -> Result<(), Failure> {
         "none" => None,
         other => Some(HadoopCodec::from_short_name(other)?),
     };
-    let input: Box<dyn BufRead> = match &a.input {
-        Some(p) => Box::new(std::io::BufReader::with_capacity(
+    let input: Box<dyn BufRead> = match (input, &a.input) {
+        (Some(i), _) => i,
+        (None, Some(p)) => Box::new(std::io::BufReader::with_capacity(
             1 << 20,
             std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?,
         )),
-        None => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
+        (None, None) => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
     };
     atomically(&a.out, a.fsync, |file| {
         let mut b = Writer::builder(
@@ -93,7 +99,7 @@ pub fn write(a: WriteArgs) -> Result<(), Failure> {
 /// Runs `body` on a temporary file next to `out` and renames it to `out` when `body`
 /// succeeds (then prints its summary line); removes it otherwise. With `fsync`, the
 /// directory is fsynced after the rename (`body` fsyncs the file).
-fn atomically(
+pub(crate) fn atomically(
     out: &std::path::Path,
     fsync: bool,
     body: impl FnOnce(std::fs::File) -> Result<String, Failure>,

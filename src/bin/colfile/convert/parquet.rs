@@ -1,0 +1,243 @@
+//! Parquet in and out (feature `parquet`): Arrow record batches from colfile's RCFile and
+//! TsFile readers (or a Parquet file) into a Parquet file (or colfile's RCFile and TsFile
+//! writers), through the parquet crate's `ArrowWriter` and `ParquetRecordBatchReader`.
+//! Types follow `colfile::arrow`'s mappings; Parquet keeps the Arrow schema with its field
+//! metadata, so a TsFile's categories and a Hive schema's types survive a round trip.
+
+use super::pipe::SharedProgress;
+use super::{ConvertArgs, Fmt};
+use crate::Failure;
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::SchemaRef;
+use colfile::arrow::{
+    arrow_schema_to_hive, arrow_schema_to_tsfile, RcFileArrowReader, RcFileArrowWriter,
+    TsFileArrowReader, TsFileArrowWriter,
+};
+use colfile::compress::HadoopCodec;
+use colfile::source::FileSource;
+use colfile::tsfile::{TsFileReader, WriterOptions};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+use std::io::{BufWriter, Write};
+use std::sync::Arc;
+
+/// A batch source and, when it knows it, how far into its input it is.
+type Batches = Box<dyn Iterator<Item = Result<RecordBatch, Failure>>>;
+
+fn bad_input(a: &ConvertArgs) -> impl Fn(String) -> Failure + '_ {
+    move |m| Failure::input(format!("{}: {m}", a.input.display()))
+}
+
+pub fn convert(
+    a: &ConvertArgs,
+    from: Fmt,
+    to: Fmt,
+    progress: SharedProgress,
+) -> Result<(), Failure> {
+    if from.is_text() || to.is_text() {
+        return Err(Failure::usage(
+            "Parquet converts to and from RCFile and TsFile only (not CSV or JSONL)",
+        ));
+    }
+    // Batches do not say how far into the input they are: rows only.
+    progress.borrow_mut().set_total(None);
+    let (schema, batches) = open(a, from)?;
+    let mut batches = batches.inspect(move |b| {
+        if let Ok(b) = b {
+            progress.borrow_mut().rows_done(b.num_rows() as u64, None);
+        }
+    });
+    crate::write_cmd::atomically(&a.output, a.fsync, |file| {
+        let out = BufWriter::with_capacity(1 << 20, file);
+        match to {
+            Fmt::Parquet => write_parquet(a, schema, &mut batches, out),
+            Fmt::RcFile => write_rcfile(a, &schema, &mut batches, out),
+            Fmt::TsFile => write_tsfile(a, &schema, &mut batches, out),
+            _ => Err(Failure::usage("unsupported output")),
+        }
+    })
+}
+
+/// The input's Arrow schema and batches.
+fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), Failure> {
+    let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
+    let path = a.input.clone();
+    let arrow_err =
+        move |e: arrow_schema::ArrowError| Failure::input(format!("{}: {e}", path.display()));
+    match from {
+        Fmt::RcFile => {
+            let src = FileSource::open(&a.input).map_err(ctx)?;
+            let o = crate::read_cmds::open_rows(&a.read, src)?;
+            let names: Vec<&str> = o
+                .selected
+                .iter()
+                .filter_map(|&i| o.schema.columns().get(i))
+                .map(|c| c.name.as_str())
+                .collect();
+            let src = FileSource::open(&a.input).map_err(ctx)?;
+            let r = RcFileArrowReader::builder(src, o.schema.clone(), o.serde.clone())
+                .with_columns(&names)
+                .map_err(ctx)?
+                .build()
+                .map_err(ctx)?;
+            let schema = r.schema();
+            Ok((schema, Box::new(r.map(move |b| b.map_err(&arrow_err)))))
+        }
+        Fmt::TsFile => {
+            let src = FileSource::open(&a.input).map_err(ctx)?;
+            let reader = Arc::new(TsFileReader::open(src).map_err(ctx)?);
+            let mut q = crate::tsfile_cmds::query_of(&a.read)?;
+            if let Some(t) = &a.read.table {
+                q = q.table(t);
+            }
+            let r = TsFileArrowReader::builder(reader)
+                .with_query(q)
+                .build()
+                .map_err(ctx)?;
+            let schema = r.schema();
+            Ok((schema, Box::new(r.map(move |b| b.map_err(&arrow_err)))))
+        }
+        Fmt::Parquet => {
+            let f =
+                std::fs::File::open(&a.input).map_err(|e| Failure::from(e).context(&a.input))?;
+            let b = ParquetRecordBatchReaderBuilder::try_new(f)
+                .map_err(|e| bad_input(a)(e.to_string()))?;
+            let r = b.build().map_err(|e| bad_input(a)(e.to_string()))?;
+            let schema = r.schema();
+            Ok((schema, Box::new(r.map(move |b| b.map_err(&arrow_err)))))
+        }
+        _ => Err(Failure::usage("unsupported input")),
+    }
+}
+
+fn parquet_codec(name: Option<&str>) -> Result<Compression, Failure> {
+    Ok(match name.unwrap_or("snappy") {
+        "none" => Compression::UNCOMPRESSED,
+        "snappy" => Compression::SNAPPY,
+        "gzip" => Compression::GZIP(Default::default()),
+        "lz4" => Compression::LZ4_RAW,
+        "zstd" => Compression::ZSTD(Default::default()),
+        other => {
+            return Err(Failure::usage(format!(
+                "--codec {other:?}: Parquet output takes none, snappy, gzip, lz4 or zstd"
+            )))
+        }
+    })
+}
+
+fn write_parquet(
+    a: &ConvertArgs,
+    schema: SchemaRef,
+    batches: &mut dyn Iterator<Item = Result<RecordBatch, Failure>>,
+    out: BufWriter<std::fs::File>,
+) -> Result<String, Failure> {
+    let pq =
+        |e: parquet::errors::ParquetError| Failure::input(format!("{}: {e}", a.output.display()));
+    let mut props = WriterProperties::builder().set_compression(parquet_codec(a.codec.as_deref())?);
+    if let Some(n) = a.row_group_rows {
+        props = props.set_max_row_group_row_count(Some(n.max(1)));
+    }
+    for f in schema.fields() {
+        if has_union(f.data_type()) {
+            return Err(Failure::usage(format!(
+                "column {}: Parquet has no union type",
+                f.name()
+            )));
+        }
+    }
+    let mut w = ArrowWriter::try_new(out, schema, Some(props.build())).map_err(pq)?;
+    let mut rows = 0u64;
+    for b in batches {
+        let b = b?;
+        rows += b.num_rows() as u64;
+        w.write(&b).map_err(pq)?;
+    }
+    let mut out = w.into_inner().map_err(pq)?;
+    out.flush()?;
+    if a.fsync {
+        out.get_ref().sync_all()?;
+    }
+    let bytes = out.get_ref().metadata().map(|m| m.len()).unwrap_or(0);
+    Ok(format!("{{\"rows\":{rows},\"bytes\":{bytes}}}"))
+}
+
+/// Whether `t` holds a union anywhere (the parquet crate cannot write one).
+fn has_union(t: &arrow_schema::DataType) -> bool {
+    use arrow_schema::DataType as T;
+    match t {
+        T::Union(..) => true,
+        T::List(f) | T::LargeList(f) | T::FixedSizeList(f, _) | T::Map(f, _) => {
+            has_union(f.data_type())
+        }
+        T::Struct(fs) => fs.iter().any(|f| has_union(f.data_type())),
+        T::Dictionary(_, v) => has_union(v),
+        _ => false,
+    }
+}
+
+fn write_rcfile(
+    a: &ConvertArgs,
+    schema: &SchemaRef,
+    batches: &mut dyn Iterator<Item = Result<RecordBatch, Failure>>,
+    out: BufWriter<std::fs::File>,
+) -> Result<String, Failure> {
+    let hive = match &a.out_schema {
+        Some(s) => s.parse()?,
+        None => arrow_schema_to_hive(schema)?,
+    };
+    let serde = crate::read_cmds::serde_for(
+        a.out_serde.as_deref().or(a.read.serde.as_deref()),
+        &a.read.serde_props,
+        a.read.time_zone.as_deref(),
+        a.read.calendar.as_deref(),
+    )?;
+    let codec = match a.codec.as_deref().unwrap_or("none") {
+        "none" => None,
+        other => Some(HadoopCodec::from_short_name(other)?),
+    };
+    let mut b = colfile::rcfile::Writer::builder(out, hive.len()).with_codec(codec);
+    if let Some(n) = a.row_group_rows {
+        b = b.with_row_group_rows(n);
+    }
+    if let Some(n) = a.row_group_bytes {
+        b = b.with_row_group_bytes(n);
+    }
+    let mut w = RcFileArrowWriter::new(b.build()?, hive, serde);
+    for batch in batches {
+        w.write(&batch?)?;
+    }
+    let s = if a.fsync {
+        w.finish_sync()?
+    } else {
+        w.finish()?
+    };
+    Ok(format!(
+        "{{\"rows\":{},\"row_groups\":{},\"bytes\":{}}}",
+        s.rows, s.row_groups, s.bytes
+    ))
+}
+
+fn write_tsfile(
+    a: &ConvertArgs,
+    schema: &SchemaRef,
+    batches: &mut dyn Iterator<Item = Result<RecordBatch, Failure>>,
+    out: BufWriter<std::fs::File>,
+) -> Result<String, Failure> {
+    let name = super::sources::table_name(a);
+    let table = arrow_schema_to_tsfile(&name, schema)?;
+    let mut w = TsFileArrowWriter::try_new(out, table, WriterOptions::default())?;
+    for batch in batches {
+        w.write(&batch?)?;
+    }
+    let s = if a.fsync {
+        w.finish_sync()?
+    } else {
+        w.finish()?
+    };
+    Ok(format!(
+        "{{\"rows\":{},\"devices\":{},\"series\":{},\"chunks\":{},\"bytes\":{}}}",
+        s.rows, s.devices, s.series, s.chunks, s.bytes
+    ))
+}

@@ -1,0 +1,315 @@
+//! CSV and JSONL input: lines of a file or stdin; typed by `--schema` when it is a Hive
+//! schema (each value read as `write` reads it, printed as `cat` prints it), CSV cells read
+//! as JSON by their column's type.
+
+use super::csv::CsvReader;
+use super::sources::{model_columns, schema_model, Model, Source};
+use super::ConvertArgs;
+use crate::Failure;
+use colfile::format::tsfile::DataType;
+use colfile::rcfile::{HiveType, Schema};
+use serde_json::{Map, Value as Json};
+use std::io::BufRead;
+
+/// A text input: the file or stdin, with the bytes read so far.
+pub(super) struct TextInput {
+    input: Box<dyn BufRead>,
+    pub(super) consumed: u64,
+    pub(super) total: Option<u64>,
+    pub(super) name: String,
+}
+
+impl TextInput {
+    fn open(a: &ConvertArgs) -> Result<Self, Failure> {
+        let (input, total): (Box<dyn BufRead>, _) = if a.input.as_os_str() == "-" {
+            (
+                Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
+                None,
+            )
+        } else {
+            let f =
+                std::fs::File::open(&a.input).map_err(|e| Failure::from(e).context(&a.input))?;
+            let len = f.metadata().ok().map(|m| m.len());
+            (Box::new(std::io::BufReader::with_capacity(1 << 20, f)), len)
+        };
+        Ok(TextInput {
+            input,
+            consumed: 0,
+            total,
+            name: a.input.display().to_string(),
+        })
+    }
+
+    /// The next line (without its line break); false at the end.
+    pub(super) fn read_line(&mut self, line: &mut String) -> Result<bool, Failure> {
+        line.clear();
+        let n = self
+            .input
+            .read_line(line)
+            .map_err(|e| Failure::input(format!("{}: {e}", self.name)))?;
+        self.consumed += n as u64;
+        while line.ends_with(['\n', '\r']) {
+            line.pop();
+        }
+        Ok(n > 0)
+    }
+}
+
+pub(super) struct JsonlSource {
+    hive: Option<HiveRows>,
+    scratch: String,
+    text: TextInput,
+    /// A line read ahead (the first, for the keys of an untyped input).
+    ahead: Option<String>,
+    line_no: u64,
+    columns: Vec<String>,
+    model: Model,
+}
+
+impl JsonlSource {
+    pub(super) fn open(a: &ConvertArgs, csv: bool) -> Result<Self, Failure> {
+        let model = schema_model(a)?;
+        let mut s = JsonlSource {
+            hive: HiveRows::of(&model, csv),
+            scratch: String::new(),
+            text: TextInput::open(a)?,
+            ahead: None,
+            line_no: 0,
+            columns: Vec::new(),
+            model,
+        };
+        s.columns = model_columns(&s.model);
+        if matches!(s.model, Model::Untyped) {
+            let mut first = String::new();
+            if s.next_line(&mut first)? {
+                if let Ok(Json::Object(m)) = serde_json::from_str::<Json>(&first) {
+                    s.columns = m.keys().cloned().collect();
+                }
+                s.ahead = Some(first);
+            }
+        }
+        Ok(s)
+    }
+}
+
+impl Source for JsonlSource {
+    fn next_line(&mut self, line: &mut String) -> Result<bool, Failure> {
+        if let Some(l) = self.ahead.take() {
+            *line = l;
+            return Ok(true);
+        }
+        loop {
+            if !self.text.read_line(&mut self.scratch)? {
+                return Ok(false);
+            }
+            self.line_no += 1;
+            if self.scratch.trim().is_empty() {
+                continue;
+            }
+            let Some(h) = &mut self.hive else {
+                std::mem::swap(line, &mut self.scratch);
+                return Ok(true);
+            };
+            let at = |m: String| {
+                Failure::input(format!("{}: line {}: {m}", self.text.name, self.line_no))
+            };
+            let j: Json = serde_json::from_str(&self.scratch)
+                .map_err(|e| at(format!("invalid JSON: {e}")))?;
+            h.line(&j, line).map_err(at)?;
+            return Ok(true);
+        }
+    }
+    fn consumed(&self) -> Option<u64> {
+        Some(self.text.consumed)
+    }
+    fn total(&self) -> Option<u64> {
+        self.text.total
+    }
+    fn columns(&self) -> &[String] {
+        &self.columns
+    }
+    fn model(&self) -> &Model {
+        &self.model
+    }
+    fn csv(&self) -> bool {
+        self.hive.as_ref().is_some_and(|h| h.csv)
+    }
+}
+
+/// How a CSV cell of a column reads as JSON.
+#[derive(Copy, Clone)]
+enum CellKind {
+    /// The cell's text is the value (strings, dates, timestamps, hex).
+    Text,
+    /// The cell is JSON (numbers, booleans, complex values), or else text (`NaN`).
+    Json,
+}
+
+/// Rows of a Hive schema as `cat` prints them: each value read as `write` reads it, then
+/// printed as `cat` prints it.
+struct HiveRows {
+    csv: bool,
+    schema: Schema,
+    names: Vec<String>,
+    types: Vec<HiveType>,
+    cell: String,
+}
+
+impl HiveRows {
+    fn of(m: &Model, csv: bool) -> Option<HiveRows> {
+        match m {
+            Model::Hive(s) => Some(HiveRows {
+                csv,
+                schema: s.clone(),
+                names: s.columns().iter().map(|c| c.name.clone()).collect(),
+                types: s.columns().iter().map(|c| c.ty.clone()).collect(),
+                cell: String::new(),
+            }),
+            _ => None,
+        }
+    }
+
+    fn line(&mut self, j: &Json, line: &mut String) -> Result<(), String> {
+        let row =
+            colfile::rcfile::json::row_from_json(&self.schema, j).map_err(|e| e.to_string())?;
+        line.clear();
+        crate::read_cmds::row_line(
+            line,
+            &row,
+            &self.types,
+            &self.names,
+            self.csv,
+            &mut self.cell,
+        );
+        Ok(())
+    }
+}
+
+pub(super) struct CsvSource {
+    hive: Option<HiveRows>,
+    csv: CsvReader,
+    /// The input's header, and the output rows' keys (the schema's columns when typed).
+    header: Vec<String>,
+    columns: Vec<String>,
+    kinds: Vec<CellKind>,
+    model: Model,
+    record: Vec<String>,
+}
+
+impl CsvSource {
+    pub(super) fn open(a: &ConvertArgs, to_csv: bool) -> Result<Self, Failure> {
+        let model = schema_model(a)?;
+        let mut csv = CsvReader::new(TextInput::open(a)?);
+        let mut header = Vec::new();
+        if !csv.next_record(&mut header)? {
+            header = model_columns(&model);
+        }
+        let kinds = header
+            .iter()
+            .map(|n| cell_kind(&model, n))
+            .collect::<Result<_, _>>()?;
+        let hive = HiveRows::of(&model, to_csv);
+        let columns = match &hive {
+            Some(h) => h.names.clone(),
+            None => header.clone(),
+        };
+        Ok(CsvSource {
+            hive,
+            csv,
+            header,
+            columns,
+            kinds,
+            model,
+            record: Vec::new(),
+        })
+    }
+}
+
+fn cell_kind(m: &Model, name: &str) -> Result<CellKind, Failure> {
+    let unknown = || Failure::input(format!("CSV column {name:?} is not in --schema"));
+    Ok(match m {
+        Model::Untyped => CellKind::Text,
+        Model::Hive(s) => {
+            let c = s.index_of(name).and_then(|i| s.columns().get(i));
+            match c.map(|c| &c.ty).ok_or_else(unknown)? {
+                HiveType::String
+                | HiveType::Varchar(_)
+                | HiveType::Char(_)
+                | HiveType::Binary
+                | HiveType::Date
+                | HiveType::Timestamp => CellKind::Text,
+                _ => CellKind::Json,
+            }
+        }
+        Model::Ts { columns, .. } => match name {
+            "table" | "device" => CellKind::Text,
+            "time" => CellKind::Json,
+            _ => {
+                let c = columns
+                    .iter()
+                    .find(|c| c.schema.name.eq_ignore_ascii_case(name))
+                    .ok_or_else(unknown)?;
+                match c.schema.data_type {
+                    DataType::Text
+                    | DataType::String
+                    | DataType::Blob
+                    | DataType::Object
+                    | DataType::Date => CellKind::Text,
+                    _ => CellKind::Json,
+                }
+            }
+        },
+    })
+}
+
+impl Source for CsvSource {
+    fn next_line(&mut self, line: &mut String) -> Result<bool, Failure> {
+        if !self.csv.next_record(&mut self.record)? {
+            return Ok(false);
+        }
+        if self.record.len() != self.header.len() {
+            return Err(self.csv.error(format!(
+                "{} fields where the header has {}",
+                self.record.len(),
+                self.header.len()
+            )));
+        }
+        let mut m = Map::new();
+        for ((cell, name), kind) in self.record.iter().zip(&self.header).zip(&self.kinds) {
+            let v = match kind {
+                _ if cell.is_empty() => Json::Null,
+                CellKind::Text => Json::String(cell.clone()),
+                CellKind::Json => match serde_json::from_str::<Json>(cell) {
+                    Ok(j) if !j.is_string() => j,
+                    _ => Json::String(cell.clone()),
+                },
+            };
+            m.insert(name.clone(), v);
+        }
+        let j = Json::Object(m);
+        let result = match &mut self.hive {
+            Some(h) => h.line(&j, line),
+            None => {
+                *line = j.to_string();
+                Ok(())
+            }
+        };
+        result.map_err(|e| self.csv.error(e))?;
+        Ok(true)
+    }
+    fn consumed(&self) -> Option<u64> {
+        Some(self.csv.consumed())
+    }
+    fn total(&self) -> Option<u64> {
+        self.csv.total()
+    }
+    fn columns(&self) -> &[String] {
+        &self.columns
+    }
+    fn model(&self) -> &Model {
+        &self.model
+    }
+    fn csv(&self) -> bool {
+        self.hive.as_ref().is_some_and(|h| h.csv)
+    }
+}

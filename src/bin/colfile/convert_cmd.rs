@@ -1,0 +1,167 @@
+//! `convert IN OUT`: RCFile, TsFile, CSV and JSONL into one another (and Parquet with the
+//! `parquet` feature). Rows go through the JSON row model `cat` prints and `write` reads:
+//! the input is read by `cat`'s code (sources.rs), a few per-column fixes map one format's
+//! types onto the other's (mapping.rs), and `write`'s code writes an RCFile or TsFile, or the
+//! lines go out as JSONL or CSV (`cat --format csv`'s cell text).
+
+#[path = "convert/args.rs"]
+mod args;
+#[path = "convert/csv.rs"]
+mod csv;
+#[path = "convert/mapping.rs"]
+mod mapping;
+#[cfg(feature = "parquet")]
+#[path = "convert/parquet.rs"]
+mod parquet;
+#[path = "convert/pipe.rs"]
+mod pipe;
+#[path = "convert/sources.rs"]
+mod sources;
+#[path = "convert/text.rs"]
+mod text;
+
+use crate::Failure;
+pub use args::ConvertArgs;
+use std::path::Path;
+
+/// The formats `convert` reads and writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Fmt {
+    RcFile,
+    TsFile,
+    Csv,
+    Jsonl,
+    Parquet,
+}
+
+impl Fmt {
+    fn from_name(s: &str) -> Result<Fmt, Failure> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "rcfile" | "rc" => Fmt::RcFile,
+            "tsfile" => Fmt::TsFile,
+            "csv" => Fmt::Csv,
+            "jsonl" | "ndjson" => Fmt::Jsonl,
+            "parquet" => Fmt::Parquet,
+            other => {
+                return Err(Failure::usage(format!(
+                    "unknown format {other:?}: rcfile, tsfile, csv, jsonl or parquet"
+                )))
+            }
+        })
+    }
+
+    fn from_extension(p: &Path) -> Option<Fmt> {
+        let ext = p.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "rc" | "rcfile" => Fmt::RcFile,
+            "tsfile" => Fmt::TsFile,
+            "csv" => Fmt::Csv,
+            "jsonl" | "ndjson" => Fmt::Jsonl,
+            "parquet" => Fmt::Parquet,
+            _ => return None,
+        })
+    }
+
+    fn is_text(self) -> bool {
+        matches!(self, Fmt::Csv | Fmt::Jsonl)
+    }
+}
+
+/// A file's format from its first bytes (RCFile, TsFile, Parquet), if they say.
+fn sniff(p: &Path) -> Option<Fmt> {
+    use std::io::Read;
+    let mut magic = [0u8; 6];
+    let mut f = std::fs::File::open(p).ok()?;
+    let n = f.read(&mut magic).ok()?;
+    let m = magic.get(..n)?;
+    if m.starts_with(b"RCF") || m.starts_with(b"SEQ") {
+        Some(Fmt::RcFile)
+    } else if m == b"TsFile" {
+        Some(Fmt::TsFile)
+    } else if m.starts_with(b"PAR1") {
+        Some(Fmt::Parquet)
+    } else {
+        None
+    }
+}
+
+fn is_dash(p: &Path) -> bool {
+    p.as_os_str() == "-"
+}
+
+/// The input format: `--from`, else the magic bytes, else the extension.
+fn input_format(a: &ConvertArgs) -> Result<Fmt, Failure> {
+    let f = match &a.from {
+        Some(f) => Fmt::from_name(f)?,
+        None if is_dash(&a.input) => {
+            return Err(Failure::usage("reading stdin (-) needs --from csv|jsonl"))
+        }
+        None => match sniff(&a.input).or_else(|| Fmt::from_extension(&a.input)) {
+            Some(f) => f,
+            None if !a.input.exists() => {
+                return Err(Failure::input(format!(
+                    "{}: no such file",
+                    a.input.display()
+                )))
+            }
+            None => {
+                return Err(Failure::usage(format!(
+                    "{}: cannot tell its format (extension .rc, .tsfile, .csv, .jsonl, .parquet or --from FMT)",
+                    a.input.display()
+                )))
+            }
+        },
+    };
+    if is_dash(&a.input) && !f.is_text() {
+        return Err(Failure::usage("stdin (-) can only be csv or jsonl"));
+    }
+    Ok(f)
+}
+
+/// The output format: `--to`, else the extension.
+fn output_format(a: &ConvertArgs) -> Result<Fmt, Failure> {
+    let f = match &a.to {
+        Some(f) => Fmt::from_name(f)?,
+        None if is_dash(&a.output) => {
+            return Err(Failure::usage("writing stdout (-) needs --to csv|jsonl"))
+        }
+        None => Fmt::from_extension(&a.output).ok_or_else(|| {
+            Failure::usage(format!(
+                "{}: cannot tell the output format (extension .rc, .tsfile, .csv, .jsonl, .parquet or --to FMT)",
+                a.output.display()
+            ))
+        })?,
+    };
+    if is_dash(&a.output) && !f.is_text() {
+        return Err(Failure::usage("stdout (-) can only be csv or jsonl"));
+    }
+    Ok(f)
+}
+
+pub fn convert(a: ConvertArgs) -> Result<(), Failure> {
+    let from = input_format(&a)?;
+    let to = output_format(&a)?;
+    let progress = std::rc::Rc::new(std::cell::RefCell::new(crate::progress::Progress::new(
+        a.progress, None,
+    )));
+    let result = run(&a, from, to, std::rc::Rc::clone(&progress));
+    let mut p = progress.borrow_mut();
+    match &result {
+        Ok(()) => p.finish(),
+        Err(_) => p.abandon(),
+    }
+    result
+}
+
+fn run(a: &ConvertArgs, from: Fmt, to: Fmt, progress: pipe::SharedProgress) -> Result<(), Failure> {
+    if from == Fmt::Parquet || to == Fmt::Parquet {
+        #[cfg(feature = "parquet")]
+        return parquet::convert(a, from, to, progress);
+        #[cfg(not(feature = "parquet"))]
+        return Err(Failure::usage(
+            "Parquet needs colfile built with the `parquet` feature (cargo build --features parquet)",
+        ));
+    }
+    let source = sources::open(a, from, to)?;
+    pipe::run(a, source, to, progress)
+}
