@@ -76,3 +76,23 @@ fn filters_print_as_text_that_parses_back_to_them() {
     let f: Filter = "a = 1 and b = 2 or not c = 'x'".parse().unwrap();
     assert_eq!(f.to_string(), "a = 1 and b = 2 or not c = 'x'");
 }
+
+/// `serde_cells` (text serde): Hive reads `yyyy-mm-dd hh:mm:ss` leniently, so an hour count
+/// of 377 777 777 carries into the year 45121; Hive writes that year as five digits, and a
+/// five-digit year does not read back (NULL), as in `java.sql.Timestamp.valueOf`. Both
+/// halves are Hive's behaviour, so the value reads, writes, and reads back as NULL.
+#[test]
+fn lenient_text_timestamps_past_year_9999_read_back_as_null() {
+    use colfile::rcfile::{HiveType, Serde, Value};
+    let ty = HiveType::Timestamp;
+    let s = Serde::text();
+    let v = s.decode(&ty, b"2024-11-02 0377777777:04:05.12").unwrap();
+    let Value::Timestamp(t) = v else {
+        panic!("{v:?}")
+    };
+    assert_eq!(t.to_string(), "45121-07-10 17:04:05.12");
+    let mut out = Vec::new();
+    s.encode(&ty, &v, &mut out).unwrap();
+    assert_eq!(out, b"45121-07-10 17:04:05.12");
+    assert_eq!(s.decode(&ty, &out).unwrap(), Value::Null);
+}
