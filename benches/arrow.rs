@@ -1,0 +1,143 @@
+//! What the Arrow conversion costs: the same file read through the plain columnar readers
+//! (RCFile `decode_batch` into `ColumnBatch`es; TsFile `query` into `DeviceBatch`es) and
+//! through `colfile::arrow` (which builds on them), in rows per second. The ratio of the two
+//! is the figure to watch; the README reports it.
+//!
+//! `cargo bench --features arrow --bench arrow`
+
+use std::sync::Arc;
+
+use colfile::arrow::{RcFileArrowReader, TsFileArrowReader};
+use colfile::format::tsfile::schema::{TableColumn, TableSchema};
+use colfile::format::tsfile::{ColumnCategory, Compression, DataType};
+use colfile::rcfile::batch::ColumnBatch;
+use colfile::rcfile::{Reader, RowWriter, Schema, Serde, Value as HiveValue, Writer};
+use colfile::tsfile::writer::default_encoding;
+use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, WriterOptions};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const RC_ROWS: usize = 200_000;
+const TS_DEVICES: usize = 20;
+const TS_ROWS: i64 = 50_000;
+
+fn rc_schema() -> Schema {
+    "id:bigint,x:int,d:double,s:string".parse().expect("schema")
+}
+
+fn rc_file() -> Vec<u8> {
+    let w = Writer::builder(Vec::new(), 4).build().expect("writer");
+    let mut w = RowWriter::new(w, rc_schema(), Serde::binary());
+    for i in 0..RC_ROWS as i64 {
+        w.write(&[
+            HiveValue::BigInt(i * 7),
+            HiveValue::Int((i % 1000) as i32),
+            HiveValue::Double(i as f64 / 3.0),
+            HiveValue::string(format!("name-{}", i % 5000)),
+        ])
+        .expect("row");
+    }
+    w.finish_into_inner().expect("finish").0
+}
+
+fn ts_file() -> Vec<u8> {
+    let field = |n: &str, t: DataType| {
+        TableColumn::new(n, t, ColumnCategory::Field)
+            .with_codec(default_encoding(t), Compression::Lz4)
+    };
+    let schema = TableSchema::new(
+        "m",
+        vec![
+            TableColumn::new("dev", DataType::String, ColumnCategory::Tag),
+            field("v", DataType::Int64),
+            field("d", DataType::Double),
+            field("s", DataType::String),
+        ],
+    );
+    let mut w = TsFileWriter::new(Vec::new(), WriterOptions::default()).expect("writer");
+    w.register_table(schema).expect("table");
+    let devs: Vec<Value> = (0..TS_DEVICES)
+        .map(|i| Value::string(&format!("d{i:02}")))
+        .collect();
+    for t in 0..TS_ROWS {
+        for (i, dev) in devs.iter().enumerate() {
+            let x = t * 31 + i as i64;
+            let values = [
+                dev.clone(),
+                Value::Int64(x),
+                Value::Double(x as f64 * 0.25),
+                Value::string(&format!("s{}", x % 100)),
+            ];
+            w.write_row("m", 1_700_000_000_000 + t * 1000, &values)
+                .expect("row");
+        }
+    }
+    w.finish_into_inner().expect("finish").0
+}
+
+fn rcfile(c: &mut Criterion) {
+    let bytes = rc_file();
+    let schema = rc_schema();
+    let mut g = c.benchmark_group("arrow/rcfile");
+    g.throughput(Throughput::Elements(RC_ROWS as u64));
+    g.bench_function("plain", |b| {
+        b.iter(|| {
+            let mut r = Reader::new(bytes.as_slice()).expect("reader");
+            let mut cols = vec![ColumnBatch::default(); schema.len()];
+            let mut rows = 0;
+            while let Some(group) = r.next_row_group().expect("group") {
+                for (i, (col, out)) in schema.columns().iter().zip(&mut cols).enumerate() {
+                    group
+                        .decode_batch(i, &col.ty, &Serde::binary(), out)
+                        .expect("decode");
+                }
+                rows += group.num_rows();
+            }
+            assert_eq!(rows, RC_ROWS);
+        })
+    });
+    g.bench_function("arrow", |b| {
+        b.iter(|| {
+            let r = RcFileArrowReader::builder(bytes.as_slice(), schema.clone(), Serde::binary())
+                .build()
+                .expect("reader");
+            let rows: usize = r.map(|b| b.expect("batch").num_rows()).sum();
+            assert_eq!(rows, RC_ROWS);
+        })
+    });
+    g.finish();
+}
+
+fn tsfile(c: &mut Criterion) {
+    let reader = Arc::new(TsFileReader::open(ts_file()).expect("open"));
+    let total = TS_DEVICES as u64 * TS_ROWS as u64;
+    let mut g = c.benchmark_group("arrow/tsfile");
+    g.throughput(Throughput::Elements(total));
+    g.bench_function("plain", |b| {
+        b.iter(|| {
+            let rows: usize = reader
+                .query(&Query::all().batch_size(8192))
+                .expect("query")
+                .map(|b| b.expect("batch").len())
+                .sum();
+            assert_eq!(rows as u64, total);
+        })
+    });
+    g.bench_function("arrow", |b| {
+        b.iter(|| {
+            let r = TsFileArrowReader::builder(reader.clone())
+                .with_batch_size(8192)
+                .build()
+                .expect("reader");
+            let rows: usize = r.map(|b| b.expect("batch").num_rows()).sum();
+            assert_eq!(rows as u64, total);
+        })
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = rcfile, tsfile
+}
+criterion_main!(benches);
