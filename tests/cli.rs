@@ -377,3 +377,41 @@ fn bad_input_is_one_line_and_nonzero() {
     assert!(!target.exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `colfile sql` runs `colfile-sql` (here a stand-in script named by `COLFILE_SQL`) with the
+/// same arguments and passes its exit code on; without it, one line says how to build it.
+#[test]
+fn sql_runs_colfile_sql_with_the_same_arguments() {
+    let dir = std::env::temp_dir().join(format!("colfile-sql-stub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stub = dir.join("colfile-sql");
+    std::fs::write(&stub, "#!/bin/sh\nprintf '%s|' \"$@\"\nexit 3\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = colfile()
+        .args(["sql", "SELECT 1", "t=data/", "--format", "csv"])
+        .env("COLFILE_SQL", &stub)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "SELECT 1|t=data/|--format|csv|"
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let missing = colfile()
+        .args(["sql", "SELECT 1", "x"])
+        .env("COLFILE_SQL", dir.join("absent"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        err.contains("cargo build --release -p colfile-datafusion"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

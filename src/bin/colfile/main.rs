@@ -11,6 +11,7 @@
 //! colfile sketch FILE [--format text|json]
 //! colfile verify FILE [--max-problems N]
 //! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--progress]
+//! colfile sql 'SELECT ...' [NAME=]LOCATION... [options]   (runs colfile-sql, the DataFusion build)
 //! ```
 //! Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
 
@@ -18,6 +19,7 @@ mod args;
 mod convert_cmd;
 mod progress;
 mod read_cmds;
+mod sql_cmd;
 mod ts_tools;
 mod tsfile_cmds;
 mod tsfile_spec;
@@ -67,6 +69,11 @@ commands:
                [--out-serde text|binary] [--table T] [--tags a,b] [--time-column NAME]
                [--time-as bigint|timestamp] [--fsync] [--progress|--no-progress]
                (Parquet <-> CSV/JSONL is not supported)
+  sql 'SELECT ...' [NAME=]LOCATION...   SQL over files, directories or globs (each a table)
+               [--table T] [--time-unit s|ms|us|ns] [--schema S --serde text|binary]
+               [--format table|csv|jsonl] [--partitions N] [--explain]
+               (runs colfile-sql from the colfile-datafusion crate:
+                cargo build --release -p colfile-datafusion)
 
 The file format is detected from its magic bytes.";
 
@@ -126,6 +133,7 @@ fn run() -> Result<(), Failure> {
         "sketch" => ts_tools::sketch_cmd(rest),
         "verify" => ts_tools::verify(rest),
         "convert" => convert_cmd::convert(convert_cmd::ConvertArgs::parse(rest)?),
+        "sql" => sql_cmd::sql(rest),
         "-h" | "--help" | "help" => out_line(USAGE),
         "-V" | "--version" => out_line(format_args!("colfile {}", env!("CARGO_PKG_VERSION"))),
         other => Err(Failure::usage(format!(

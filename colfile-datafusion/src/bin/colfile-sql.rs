@@ -1,0 +1,224 @@
+//! `colfile-sql`: SQL over RCFiles and TsFiles (what `colfile sql` runs).
+//!
+//! ```text
+//! colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
+//!             [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl]
+//!             [--partitions N] [--explain]
+//! ```
+//! Each LOCATION (a file, a directory or a glob) becomes a table, named NAME or after the
+//! file or directory; its format comes from its first file's magic bytes. RCFiles need
+//! `--schema` and `--serde` (the table definition: RCFile stores neither).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use arrow_schema::TimeUnit;
+use colfile::rcfile::{Schema, Serde};
+use colfile_datafusion::{
+    list_files, register_rcfile, register_tsfile, RcFileOptions, TsFileOptions,
+};
+use datafusion::arrow::util::pretty::pretty_format_batches;
+use datafusion::prelude::{SessionConfig, SessionContext};
+
+const USAGE: &str = "usage: colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
+       [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl] [--partitions N] [--explain]
+LOCATION: a file, a directory or a glob; it becomes table NAME (default: the file or directory name).";
+
+struct Args {
+    sql: String,
+    tables: Vec<(String, String)>,
+    ts: TsFileOptions,
+    schema: Option<Schema>,
+    serde: Option<Serde>,
+    format: String,
+    partitions: Option<usize>,
+    explain: bool,
+}
+
+fn parse() -> Result<Args, String> {
+    use lexopt::prelude::*;
+    let mut p = lexopt::Parser::from_env();
+    let mut a = Args {
+        sql: String::new(),
+        tables: Vec::new(),
+        ts: TsFileOptions::default(),
+        schema: None,
+        serde: None,
+        format: "table".into(),
+        partitions: None,
+        explain: false,
+    };
+    let text = |p: &mut lexopt::Parser| -> Result<String, String> {
+        p.value()
+            .map_err(|e| e.to_string())?
+            .into_string()
+            .map_err(|_| "arguments must be UTF-8".to_string())
+    };
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("table") => a.ts.table = Some(text(&mut p)?),
+            Long("time-unit") => {
+                a.ts.time_unit = match text(&mut p)?.as_str() {
+                    "s" => TimeUnit::Second,
+                    "ms" => TimeUnit::Millisecond,
+                    "us" => TimeUnit::Microsecond,
+                    "ns" => TimeUnit::Nanosecond,
+                    u => return Err(format!("--time-unit {u:?}: s, ms, us or ns")),
+                }
+            }
+            Long("schema") => {
+                a.schema = Some(
+                    text(&mut p)?
+                        .parse()
+                        .map_err(|e| format!("--schema: {e}"))?,
+                )
+            }
+            Long("serde") => {
+                let s = text(&mut p)?;
+                a.serde = Some(
+                    Serde::from_options(&s, &[], None, None)
+                        .map_err(|e| format!("--serde: {e}"))?,
+                );
+            }
+            Long("format") => a.format = text(&mut p)?,
+            Long("partitions") => {
+                a.partitions = Some(text(&mut p)?.parse().map_err(|_| "--partitions N")?)
+            }
+            Long("explain") => a.explain = true,
+            Short('h') | Long("help") => return Err(USAGE.into()),
+            Value(v) => {
+                let v = v.into_string().map_err(|_| "arguments must be UTF-8")?;
+                if a.sql.is_empty() {
+                    a.sql = v;
+                } else {
+                    a.tables.push(table_arg(&v));
+                }
+            }
+            other => return Err(format!("{}\n{USAGE}", other.unexpected())),
+        }
+    }
+    if a.sql.is_empty() || a.tables.is_empty() {
+        return Err(USAGE.into());
+    }
+    if !["table", "csv", "jsonl"].contains(&a.format.as_str()) {
+        return Err(format!("--format {:?}: table, csv or jsonl", a.format));
+    }
+    Ok(a)
+}
+
+/// `NAME=LOCATION`, or a location named after its file or directory (letters, digits, `_`).
+fn table_arg(v: &str) -> (String, String) {
+    if let Some((name, loc)) = v.split_once('=') {
+        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return (name.to_owned(), loc.to_owned());
+        }
+    }
+    let base = Path::new(v.trim_end_matches('/'))
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "t".into());
+    let name: String = base
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    (name, v.to_owned())
+}
+
+async fn run(a: Args) -> Result<(), String> {
+    let mut config = SessionConfig::new();
+    if let Some(n) = a.partitions {
+        config = config.with_target_partitions(n.max(1));
+    }
+    let ctx = SessionContext::new_with_config(config);
+    for (name, location) in &a.tables {
+        let first = list_files(location, None).map_err(|e| e.to_string())?;
+        let is_rcfile = first
+            .iter()
+            .any(|f| magic(&f.path).is_some_and(|m| m == *b"RCF" || m == *b"SEQ"));
+        let r = if is_rcfile {
+            let (Some(schema), Some(serde)) = (a.schema.clone(), a.serde.clone()) else {
+                return Err(format!(
+                    "{location}: RCFiles need --schema and --serde (the table definition)"
+                ));
+            };
+            register_rcfile(&ctx, name, location, RcFileOptions::new(schema, serde))
+        } else {
+            register_tsfile(&ctx, name, location, a.ts.clone())
+        };
+        r.map_err(|e| format!("{location}: {e}"))?;
+    }
+    let sql = if a.explain {
+        format!("EXPLAIN {}", a.sql)
+    } else {
+        a.sql.clone()
+    };
+    let df = ctx.sql(&sql).await.map_err(|e| e.to_string())?;
+    let batches = df.collect().await.map_err(|e| e.to_string())?;
+    let mut out = std::io::stdout().lock();
+    let written = match a.format.as_str() {
+        "csv" => {
+            let mut w = datafusion::arrow::csv::Writer::new(&mut out);
+            batches
+                .iter()
+                .try_for_each(|b| w.write(b))
+                .map_err(|e| e.to_string())
+        }
+        "jsonl" => {
+            let mut w = datafusion::arrow::json::LineDelimitedWriter::new(&mut out);
+            batches
+                .iter()
+                .try_for_each(|b| w.write(b))
+                .and_then(|()| w.finish())
+                .map_err(|e| e.to_string())
+        }
+        _ => pretty_format_batches(&batches)
+            .map_err(|e| e.to_string())
+            .and_then(|t| writeln!(out, "{t}").map_err(|e| e.to_string())),
+    };
+    match written {
+        Err(e) if e.contains("Broken pipe") => Ok(()),
+        other => other,
+    }
+}
+
+/// The first three bytes of a file.
+fn magic(path: &Path) -> Option<[u8; 3]> {
+    use std::io::Read;
+    let mut b = [0u8; 3];
+    std::fs::File::open(path).ok()?.read_exact(&mut b).ok()?;
+    Some(b)
+}
+
+fn main() -> ExitCode {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("colfile-sql: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("colfile-sql: error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match rt.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("colfile-sql: error: {}", e.lines().next().unwrap_or(""));
+            ExitCode::from(1)
+        }
+    }
+}
