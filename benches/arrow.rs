@@ -79,9 +79,13 @@ fn rcfile(c: &mut Criterion) {
     let schema = rc_schema();
     let mut g = c.benchmark_group("arrow/rcfile");
     g.throughput(Throughput::Elements(RC_ROWS as u64));
+    let serde = Serde::binary();
     g.bench_function("plain", |b| {
         b.iter(|| {
-            let mut r = Reader::new(bytes.as_slice()).expect("reader");
+            let mut r = Reader::builder(bytes.as_slice())
+                .with_projection(0..schema.len())
+                .build()
+                .expect("reader");
             let mut cols = vec![ColumnBatch::default(); schema.len()];
             let mut rows = 0;
             while let Some(group) = r.next_row_group().expect("group") {
@@ -97,7 +101,7 @@ fn rcfile(c: &mut Criterion) {
     });
     g.bench_function("arrow", |b| {
         b.iter(|| {
-            let r = RcFileArrowReader::builder(bytes.as_slice(), schema.clone(), Serde::binary())
+            let r = RcFileArrowReader::builder(bytes.as_slice(), schema.clone(), serde.clone())
                 .build()
                 .expect("reader");
             let rows: usize = r.map(|b| b.expect("batch").num_rows()).sum();
