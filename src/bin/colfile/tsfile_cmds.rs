@@ -333,10 +333,7 @@ pub fn write<W: Write>(
         r.map_err(|e| at(e.to_string()))?;
     }
     let s = w.finish()?;
-    Ok(format!(
-        "{{\"rows\":{},\"devices\":{},\"series\":{},\"chunks\":{},\"bytes\":{}}}",
-        s.rows, s.devices, s.series, s.chunks, s.bytes
-    ))
+    Ok(crate::write_cmd::ts_summary(&s))
 }
 
 /// Writes every table and tree device of the TsFile `src` again (same schemas, encodings

@@ -216,8 +216,5 @@ pub fn write_spec<W: Write>(path: &Path, base: WriterOptions, out: W) -> Result<
         }
     }
     let s = w.finish()?;
-    Ok(format!(
-        "{{\"rows\":{},\"devices\":{},\"series\":{},\"chunks\":{},\"bytes\":{}}}",
-        s.rows, s.devices, s.series, s.chunks, s.bytes
-    ))
+    Ok(crate::write_cmd::ts_summary(&s))
 }

@@ -89,10 +89,7 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
         } else {
             w.finish()?
         };
-        Ok(format!(
-            "{{\"rows\":{},\"row_groups\":{},\"bytes\":{}}}",
-            s.rows, s.row_groups, s.bytes
-        ))
+        Ok(crate::write_cmd::rc_summary(&s))
     })
 }
 
@@ -138,4 +135,20 @@ fn sync_dir(path: &std::path::Path) -> Result<(), Failure> {
             .map_err(|e| Failure::from(e).context(dir))?;
     }
     Ok(())
+}
+
+/// The JSON line `write` (and `convert`) print for a finished RCFile.
+pub(crate) fn rc_summary(s: &colfile::rcfile::WriteSummary) -> String {
+    format!(
+        "{{\"rows\":{},\"row_groups\":{},\"bytes\":{}}}",
+        s.rows, s.row_groups, s.bytes
+    )
+}
+
+/// The JSON line `write` (and `convert`) print for a finished TsFile.
+pub(crate) fn ts_summary(s: &colfile::tsfile::WriteSummary) -> String {
+    format!(
+        "{{\"rows\":{},\"devices\":{},\"series\":{},\"chunks\":{},\"bytes\":{}}}",
+        s.rows, s.devices, s.series, s.chunks, s.bytes
+    )
 }

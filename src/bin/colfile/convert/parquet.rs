@@ -213,10 +213,7 @@ fn write_rcfile(
     } else {
         w.finish()?
     };
-    Ok(format!(
-        "{{\"rows\":{},\"row_groups\":{},\"bytes\":{}}}",
-        s.rows, s.row_groups, s.bytes
-    ))
+    Ok(crate::write_cmd::rc_summary(&s))
 }
 
 fn write_tsfile(
@@ -236,8 +233,5 @@ fn write_tsfile(
     } else {
         w.finish()?
     };
-    Ok(format!(
-        "{{\"rows\":{},\"devices\":{},\"series\":{},\"chunks\":{},\"bytes\":{}}}",
-        s.rows, s.devices, s.series, s.chunks, s.bytes
-    ))
+    Ok(crate::write_cmd::ts_summary(&s))
 }
