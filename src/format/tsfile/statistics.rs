@@ -162,9 +162,9 @@ impl<T: Wire, S: Wire + std::ops::AddAssign> NumStats<T, S> {
             _ => v,
         };
         let Some(&last) = rest.last() else { return };
-        // Separate passes so that each one is a tight loop; the sum stays sequential, in
-        // value order, as Java adds (floating-point sums depend on the order).
-        let (mut min, mut max) = (self.min, self.max);
+        // One pass: the sum must stay sequential, in value order, as Java adds (floating-point
+        // sums depend on the order), and min/max ride along in its latency shadow.
+        let (mut min, mut max, mut sum) = (self.min, self.max, self.sum);
         for &x in rest {
             if x < min {
                 min = x;
@@ -172,13 +172,9 @@ impl<T: Wire, S: Wire + std::ops::AddAssign> NumStats<T, S> {
             if x > max {
                 max = x;
             }
-        }
-        (self.min, self.max, self.last) = (min, max, last);
-        let mut sum = self.sum;
-        for &x in rest {
             sum += widen(x);
         }
-        self.sum = sum;
+        (self.min, self.max, self.last, self.sum) = (min, max, last, sum);
     }
 
     fn merge(&mut self, o: &Self, take_first: bool, take_last: bool) {
@@ -348,7 +344,7 @@ impl Statistics {
                         (*first, *sum) = (f, 0);
                     }
                     *last = l;
-                    *sum += v.iter().filter(|&&x| x).count() as i64;
+                    *sum += v.iter().map(|&x| i64::from(x)).sum::<i64>();
                 }
             }
             (StatValues::Int32(n), Values::Int32(v)) => n.accumulate(v, empty, i64::from),
@@ -385,12 +381,11 @@ impl Statistics {
                 let (mut new_lo, mut new_hi) = (empty, empty);
                 let (mut lo_key, mut hi_key) = (prefix_key(lo), prefix_key(hi));
                 for x in v.iter() {
-                    // `lo <= hi`, so a new minimum cannot also be a new maximum. Prefix
-                    // keys decide most comparisons without a byte-string compare.
+                    // `lo <= hi`, so a new minimum cannot also be a new maximum.
                     let key = prefix_key(x);
-                    if key < lo_key || (key == lo_key && x < lo) {
+                    if keyed_cmp(x, key, lo, lo_key).is_lt() {
                         (lo, lo_key, new_lo) = (x, key, true);
-                    } else if key > hi_key || (key == hi_key && x > hi) {
+                    } else if keyed_cmp(x, key, hi, hi_key).is_gt() {
                         (hi, hi_key, new_hi) = (x, key, true);
                     }
                 }
@@ -515,12 +510,25 @@ fn read_binary(c: &mut Cursor<'_>) -> Result<Vec<u8>> {
 
 /// The first 8 bytes of `s` as a big-endian number, zero-padded: when two keys differ they
 /// order the strings as a byte-wise comparison does (a string that ends early is a prefix
-/// of the other, so smaller); when they are equal the strings must be compared.
+/// of the other, so smaller); when they are equal, [`keyed_cmp`] settles it.
 #[inline]
 fn prefix_key(s: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    for (d, &x) in b.iter_mut().zip(s) {
-        *d = x;
+    if let Some(head) = s.first_chunk::<8>() {
+        return u64::from_be_bytes(*head);
     }
-    u64::from_be_bytes(b)
+    // Shorter than 8 bytes: shifts rather than a byte buffer, whose 8-byte reload would stall
+    // on the byte stores.
+    s.iter()
+        .zip((0..8u32).rev())
+        .fold(0u64, |k, (&x, i)| k | u64::from(x) << (8 * i))
+}
+
+/// Byte-string order of `x` and `y` given their [`prefix_key`]s. Equal keys with either string
+/// at most 8 bytes long mean that one is a prefix of the other (the key pads with zeros), so
+/// the lengths decide; only two longer strings need their tails compared.
+fn keyed_cmp(x: &[u8], kx: u64, y: &[u8], ky: u64) -> std::cmp::Ordering {
+    kx.cmp(&ky).then_with(|| match (x.get(8..), y.get(8..)) {
+        (Some(a), Some(b)) if !a.is_empty() && !b.is_empty() => a.cmp(b),
+        _ => x.len().cmp(&y.len()),
+    })
 }

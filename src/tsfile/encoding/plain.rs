@@ -24,6 +24,8 @@ pub(crate) fn encode(values: &Values, out: &mut Vec<u8>) -> Result<()> {
             .iter()
             .for_each(|&x| out.extend_from_slice(&java_double_bits(x).to_be_bytes())),
         Values::Binary(v) => {
+            // Lengths under 64 take one VarInt byte.
+            out.reserve(v.data_len() + v.len());
             for b in v.iter() {
                 put_var_bytes(out, Some(b))?;
             }
