@@ -207,9 +207,10 @@ impl<W: Write> TsFileArrowWriter<W> {
             }
         }
         for b in batches {
-            self.writer.write_batch(&b)?;
-            if let Some(&t) = b.times.last() {
-                self.last.insert(b.device, t);
+            let (device, last) = (b.device.clone(), b.times.last().copied());
+            self.writer.write_batch_owned(b)?;
+            if let Some(t) = last {
+                self.last.insert(device, t);
             }
         }
         Ok(())

@@ -371,7 +371,7 @@ fn rewrite<W: Write>(
     for b in r.query(&Query::all()).map_err(ctx)? {
         let b = b.map_err(ctx)?;
         let started = std::time::Instant::now();
-        w.write_batch(&b)?;
+        w.write_batch_owned(b)?;
         writing += started.elapsed();
     }
     let started = std::time::Instant::now();

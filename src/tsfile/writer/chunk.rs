@@ -127,6 +127,11 @@ impl ChunkBuilder {
             + self.present.capacity()
     }
 
+    /// Bytes of the sealed pages, about what [`write_chunk`](Self::write_chunk) writes.
+    pub fn sealed_bytes(&self) -> usize {
+        self.sealed_bytes
+    }
+
     /// Bytes the open page would take raw (for the page byte limit).
     pub fn open_page_bytes(&self) -> usize {
         self.values.mem_size() + self.times.len() * 8

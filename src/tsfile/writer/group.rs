@@ -166,7 +166,7 @@ impl Group {
                             }
                             Some(c) => {
                                 let p = c.present.get(range.clone()).unwrap_or_default();
-                                let set = p.iter().filter(|&&b| b).count();
+                                let set = count_set(p);
                                 vc.values_mut().extend_from(&c.values, *cur..*cur + set)?;
                                 *cur += set;
                                 vc.present_mut().extend_from_slice(p);
@@ -210,6 +210,49 @@ impl Group {
         Ok(())
     }
 
+    /// [`push_columns`](Self::push_columns) with owned columns. An aligned group whose open
+    /// page is empty takes the buffers as its open page when the rows stay within the page
+    /// limits (where `push_columns` would not cut a page before the last row either, so the
+    /// pages come out the same); anything else is copied.
+    pub fn push_columns_owned(
+        &mut self,
+        times: Vec<i64>,
+        columns: Vec<Option<Column>>,
+        limits: PageLimits,
+        work: &mut PageWork,
+    ) -> Result<()> {
+        let n = times.len();
+        if let Group::Aligned { time, values } = self {
+            let bytes = n * 8
+                + (columns.iter().flatten())
+                    .map(|c| c.values.mem_size())
+                    .sum::<usize>();
+            let empty = time.open_points() == 0 && values.iter().all(|v| v.open_points() == 0);
+            if empty && n <= limits.max_points && bytes < limits.max_bytes {
+                *time.times_mut() = times;
+                for (vc, col) in values.iter_mut().zip(columns) {
+                    match col {
+                        Some(c) => {
+                            *vc.values_mut() = c.values;
+                            *vc.present_mut() = if c.present.is_empty() {
+                                vec![true; n]
+                            } else {
+                                c.present
+                            };
+                        }
+                        None => vc.present_mut().extend(std::iter::repeat_n(false, n)),
+                    }
+                }
+                if n >= limits.max_points {
+                    seal_aligned(time, values, work)?;
+                }
+                return Ok(());
+            }
+        }
+        let refs: Vec<Option<&Column>> = columns.iter().map(Option::as_ref).collect();
+        self.push_columns(&times, &refs, limits, work)
+    }
+
     /// Seals every open page (aligned: all columns together).
     pub fn seal_pages(&mut self, work: &mut PageWork) -> Result<()> {
         match self {
@@ -230,6 +273,16 @@ impl Group {
                 time.mem_size() + values.iter().map(ChunkBuilder::mem_size).sum::<usize>()
             }
             Group::NonAligned { series } => series.iter().map(ChunkBuilder::mem_size).sum(),
+        }
+    }
+
+    /// Bytes of the sealed pages of every chunk.
+    pub fn sealed_bytes(&self) -> usize {
+        match self {
+            Group::Aligned { time, values } => {
+                time.sealed_bytes() + values.iter().map(ChunkBuilder::sealed_bytes).sum::<usize>()
+            }
+            Group::NonAligned { series } => series.iter().map(ChunkBuilder::sealed_bytes).sum(),
         }
     }
 
@@ -300,4 +353,9 @@ fn seal_aligned(
     }
     *time.times_mut() = times;
     time.seal_page(work, None)
+}
+
+/// How many flags are set (a branch-free sum, which vectorises).
+pub(crate) fn count_set(flags: &[bool]) -> usize {
+    flags.iter().map(|&b| usize::from(b)).sum()
 }

@@ -55,7 +55,9 @@
 //! # Ok::<(), colfile::Error>(())
 //! ```
 
+mod batch;
 mod chunk;
+mod flush;
 mod group;
 mod java;
 mod options;
@@ -151,7 +153,6 @@ pub struct TsFileWriter<W: Write> {
     tree: HashMap<String, TreeDevice>,
     devices: BTreeMap<DeviceId, DeviceState>,
     work: PageWork,
-    buffer: Vec<u8>,
     rows: u64,
     rows_since_check: u64,
     /// Rows between two looks at the buffered size (adapted after each look, as Java does).
@@ -180,7 +181,6 @@ impl<W: Write> TsFileWriter<W> {
             tree: HashMap::new(),
             devices: BTreeMap::new(),
             work: PageWork::new(codecs),
-            buffer: Vec::new(),
             rows: 0,
             rows_since_check: 0,
             check_every: 128,
@@ -452,122 +452,6 @@ impl<W: Write> TsFileWriter<W> {
         })
     }
 
-    /// Writes a batch of rows column by column: `batch.table` names a registered table (the
-    /// device comes from `batch.tags` by tag name; missing tags are null) or
-    /// `batch.device` a registered tree device. Columns are matched to the schema's FIELD
-    /// columns (tree: measurements) by name; absent ones are null. This is the fast path:
-    /// values are appended to open pages without going through rows, and the
-    /// [`DeviceBatch`](super::DeviceBatch)es a [`TsFileReader`](super::TsFileReader) returns
-    /// can be written back as they are.
-    ///
-    /// Errors (nothing of the batch is written): an unknown table or device, a column of the
-    /// wrong type or length, or times that do not increase from the device's last time.
-    pub fn write_batch(&mut self, batch: &super::DeviceBatch) -> Result<()> {
-        self.check()?;
-        let key = batch.table.to_lowercase();
-        let (device, names, codecs, aligned): (
-            DeviceId,
-            Vec<String>,
-            Vec<(String, ColumnCodec)>,
-            bool,
-        ) = if let Some(info) = self.tables.get(&key) {
-            let tags = info.tags.iter().map(|&i| {
-                let name = &info.schema.columns.get(i)?.schema.name;
-                batch
-                    .tags
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                    .and_then(|(_, v)| v.clone())
-            });
-            let device = DeviceId::from_table(&key, tags)?;
-            let names = info.codecs.iter().map(|(n, _)| n.clone()).collect();
-            (device, names, info.codecs.clone(), true)
-        } else if let Some(dev) = self.tree.values().find(|d| d.id == batch.device) {
-            let codecs: Vec<(String, ColumnCodec)> = dev
-                .measurements
-                .iter()
-                .map(|m| Ok((m.name.clone(), self.column_codec(m)?)))
-                .collect::<Result<_>>()?;
-            let names = codecs.iter().map(|(n, _)| n.clone()).collect();
-            (dev.id.clone(), names, codecs, dev.aligned)
-        } else {
-            return Err(Error::invalid(format!(
-                "neither table {} nor device {} is registered",
-                batch.table, batch.device
-            )));
-        };
-        let n = batch.times.len();
-        let mut columns: Vec<Option<&super::Column>> = Vec::with_capacity(names.len());
-        for ((name, codec), _) in codecs.iter().zip(&names) {
-            let col = batch
-                .columns
-                .iter()
-                .find(|c| c.name.eq_ignore_ascii_case(name));
-            if let Some(c) = col {
-                if c.data_type.physical()? != codec.data_type.physical()? {
-                    return Err(Error::schema(format!(
-                        "column {name} is {} but the batch holds {}",
-                        codec.data_type, c.data_type
-                    )));
-                }
-                let set = if c.present.is_empty() {
-                    n
-                } else if c.present.len() == n {
-                    c.present.iter().filter(|&&p| p).count()
-                } else {
-                    return Err(Error::invalid(format!(
-                        "column {name}: {} presence flags for {n} rows",
-                        c.present.len()
-                    )));
-                };
-                if set != c.values.len() {
-                    return Err(Error::invalid(format!(
-                        "column {name}: {set} rows present but {} values",
-                        c.values.len()
-                    )));
-                }
-            }
-            columns.push(col);
-        }
-        let increasing = |w: &[i64]| matches!(w, [a, b] if a < b);
-        if !batch.times.windows(2).all(increasing) {
-            return Err(Error::invalid(format!(
-                "device {device}: batch times do not increase"
-            )));
-        }
-        if n == 0 {
-            return Ok(());
-        }
-        let last_time = self.devices.get(&device).and_then(|d| d.last_time);
-        if let (Some(last), Some(&first)) = (last_time, batch.times.first()) {
-            if first <= last {
-                return Err(Error::invalid(format!(
-                    "device {device}: time {first} is not after the last time written, {last}"
-                )));
-            }
-        }
-        self.ensure_device(&device, |w| {
-            let group = if aligned {
-                Group::aligned(w.time_codec(true), &codecs)?
-            } else {
-                Group::non_aligned(w.time_codec(false), &codecs)?
-            };
-            Ok(new_state(group, &codecs, aligned, w.options.role_masks))
-        })?;
-        let limits = self.page_limits();
-        let state = self
-            .devices
-            .get_mut(&device)
-            .ok_or_else(|| Error::invalid("device vanished"))?;
-        state
-            .group
-            .push_columns(&batch.times, &columns, limits, &mut self.work)?;
-        state.last_time = batch.times.last().copied();
-        self.rows += n as u64;
-        self.rows_since_check += n as u64;
-        self.check_memory()
-    }
-
     /// Creates the device's state with `make` the first time it is seen.
     fn ensure_device(
         &mut self,
@@ -638,45 +522,6 @@ impl<W: Write> TsFileWriter<W> {
         self.check_memory()
     }
 
-    /// Seals every device's open pages, spread over [`WriterOptions::threads`] threads
-    /// (each with its own codecs); pages are independent, so the bytes are the same.
-    fn seal_all(&mut self) -> Result<()> {
-        let threads = self.options.threads.max(1);
-        let zstd = self.options.zstd_level;
-        let work = &mut self.work;
-        let mut groups: Vec<&mut Group> = self
-            .devices
-            .values_mut()
-            .map(|d| &mut d.group)
-            .filter(|g| !g.is_empty())
-            .collect();
-        if threads == 1 || groups.len() < 2 {
-            return groups.into_iter().try_for_each(|g| g.seal_pages(work));
-        }
-        let per_thread = groups.len().div_ceil(threads);
-        let mut parts = groups.chunks_mut(per_thread);
-        // The calling thread takes the first share with the writer's own buffers.
-        let mine = parts.next().unwrap_or_default();
-        std::thread::scope(|s| {
-            let workers: Vec<_> = parts
-                .map(|part| {
-                    s.spawn(move || -> Result<()> {
-                        let mut codecs = PageCodecs::new();
-                        codecs.set_level(crate::format::tsfile::Compression::Zstd, Some(zstd))?;
-                        let mut work = PageWork::new(codecs);
-                        part.iter_mut().try_for_each(|g| g.seal_pages(&mut work))
-                    })
-                })
-                .collect();
-            let here = mine.iter_mut().try_for_each(|g| g.seal_pages(work));
-            workers.into_iter().try_for_each(|w| {
-                w.join()
-                    .map_err(|_| Error::invalid("a page-encoding thread panicked"))?
-            })?;
-            here
-        })
-    }
-
     /// Writes every buffered chunk group now (devices in id order) and flushes the output.
     /// After an error the writer refuses further calls: part of a chunk group may have
     /// reached the output.
@@ -700,37 +545,47 @@ impl<W: Write> TsFileWriter<W> {
     }
 
     fn write_groups(&mut self) -> Result<()> {
-        self.seal_all()?;
-        for (id, state) in self.devices.iter_mut() {
-            if state.group.is_empty() {
-                continue;
-            }
-            self.buffer.clear();
-            self.buffer.push(0x00);
-            id.write_to(&mut self.buffer)?;
-            let chunks = state
-                .group
-                .flush(&mut self.work, &mut self.buffer, self.pos)?;
-            if chunks.is_empty() {
-                continue;
-            }
-            for c in chunks {
+        let TsFileWriter {
+            out,
+            pos,
+            options,
+            devices,
+            work,
+            chunk_groups,
+            ..
+        } = self;
+        let (groups, mut metas): (Vec<_>, Vec<_>) = devices
+            .iter_mut()
+            .map(|(id, d)| ((id, &mut d.group), (&mut d.time_meta, &mut d.series)))
+            .unzip();
+        let emit = |i: usize, group: &mut flush::EncodedGroup| -> Result<()> {
+            let (time_meta, series) = metas
+                .get_mut(i)
+                .ok_or_else(|| Error::invalid("chunk group of an unknown device"))?;
+            for c in group.chunks.drain(..) {
                 let meta = match c.column {
-                    None => state.time_meta.as_mut(),
-                    Some(i) => state.series.get_mut(i),
+                    None => time_meta.as_mut(),
+                    Some(i) => series.get_mut(i),
                 };
                 if let Some(m) = meta {
                     m.chunks.push(ChunkMetadata {
-                        offset_of_chunk_header: c.offset as i64,
+                        offset_of_chunk_header: (*pos + c.offset) as i64,
                         statistics: Some(c.statistics),
                     });
                 }
             }
-            self.out.write_all(&self.buffer)?;
-            self.pos += self.buffer.len() as u64;
-            self.chunk_groups += 1;
-        }
-        Ok(())
+            out.write_all(&group.bytes)?;
+            *pos += group.bytes.len() as u64;
+            *chunk_groups += 1;
+            Ok(())
+        };
+        flush::encode_groups(
+            groups,
+            options.threads.max(1),
+            options.zstd_level,
+            work,
+            emit,
+        )
     }
 
     /// Flushes, writes the metadata section and footer, and returns the summary. The
