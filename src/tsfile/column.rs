@@ -68,6 +68,10 @@ impl BinaryValues {
     pub fn data_len(&self) -> usize {
         self.data.len()
     }
+    /// The [`offsets`](Self::offsets) and [`data`](Self::data) buffers, moved out.
+    pub fn into_parts(self) -> (Vec<usize>, Vec<u8>) {
+        (self.offsets, self.data)
+    }
 }
 
 impl<'a> FromIterator<&'a [u8]> for BinaryValues {

@@ -109,7 +109,9 @@ fn offsets(b: &BinaryValues, present: &[bool], n: usize) -> Result<OffsetBuffer<
             out.push(last);
         }
     }
-    if !out.windows(2).all(|w| matches!(w, [a, b] if a <= b)) {
+    // Every pair checked without an early exit, so that the loop vectorises.
+    let ascending = (out.iter().zip(out.iter().skip(1))).fold(true, |ok, (a, b)| ok & (a <= b));
+    if !ascending {
         return Err(Error::invalid("string offsets that decrease"));
     }
     Ok(OffsetBuffer::new(ScalarBuffer::from(out)))
@@ -119,17 +121,24 @@ fn offsets(b: &BinaryValues, present: &[bool], n: usize) -> Result<OffsetBuffer<
 /// named, or (lossy) the values are rebuilt with replacement characters.
 fn utf8(
     name: &str,
-    b: &BinaryValues,
+    b: BinaryValues,
     present: &[bool],
     nulls: Option<NullBuffer>,
     opts: &Opts,
 ) -> Result<ArrayRef> {
     let n = present.len().max(b.len());
-    let offs = offsets(b, present, n)?;
-    let err = match StringArray::try_new(offs, Buffer::from(b.data()), nulls.clone()) {
+    let offs = offsets(&b, present, n)?;
+    // The bytes move into Arrow, which checks them; the buffer is shared, so on failure it
+    // is still there to find the bad value in.
+    let (src_offsets, data) = b.into_parts();
+    let data = Buffer::from_vec(data);
+    let err = match StringArray::try_new(offs, data.clone(), nulls.clone()) {
         Ok(a) => return Ok(Arc::new(a)),
         Err(e) => e,
     };
+    let b: BinaryValues = (src_offsets.iter().zip(src_offsets.iter().skip(1)))
+        .map(|(&a, &z)| data.as_slice().get(a..z).unwrap_or_default())
+        .collect();
     let Some(i) = b.iter().position(|v| std::str::from_utf8(v).is_err()) else {
         return Err(from_arrow(err));
     };
@@ -195,7 +204,7 @@ pub(crate) fn column_array(
     let set = if present.is_empty() {
         n
     } else if present.len() == n {
-        present.iter().filter(|&&p| p).count()
+        present.iter().map(|&p| usize::from(p)).sum()
     } else {
         return Err(Error::invalid(format!(
             "column {name}: {} presence flags for {n} rows",
@@ -208,6 +217,9 @@ pub(crate) fn column_array(
             values.len()
         )));
     }
+    // A mask without a null (aligned pages always carry one) is no mask: the values move
+    // into Arrow as they are, with no validity bitmap.
+    let present = if set == n { Vec::new() } else { present };
     let nulls =
         (!present.is_empty()).then(|| NullBuffer::new(BooleanBuffer::from(present.as_slice())));
     let arrow = |e| from_arrow(e);
@@ -250,11 +262,12 @@ pub(crate) fn column_array(
             Arc::new(Float64Array::try_new(spread(v, &present).into(), nulls).map_err(arrow)?)
         }
         (DataType::Text | DataType::String, Values::Binary(b)) => {
-            utf8(&name, &b, &present, nulls, opts)?
+            utf8(&name, b, &present, nulls, opts)?
         }
         (DataType::Blob | DataType::Object, Values::Binary(b)) => {
             let offs = offsets(&b, &present, n)?;
-            Arc::new(BinaryArray::try_new(offs, Buffer::from(b.data()), nulls).map_err(arrow)?)
+            let data = Buffer::from_vec(b.into_parts().1);
+            Arc::new(BinaryArray::try_new(offs, data, nulls).map_err(arrow)?)
         }
         (t, v) => {
             return Err(Error::corrupt(
