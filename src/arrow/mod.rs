@@ -87,6 +87,7 @@
 //! metadata ([`TSFILE_TYPE_KEY`], [`TSFILE_CATEGORY_KEY`]).
 
 mod hive_arrays;
+mod hive_rows;
 mod hive_types;
 mod hive_values;
 mod rcfile_reader;
@@ -95,6 +96,7 @@ mod tsfile_reader;
 mod tsfile_types;
 mod tsfile_writer;
 
+pub use hive_rows::{arrow_row_to_hive, hive_rows_to_arrow};
 pub use hive_types::{
     arrow_schema_to_hive, hive_schema_to_arrow, hive_type_to_arrow, HIVE_TYPE_KEY,
 };

@@ -1,5 +1,6 @@
 //! Parquet round trips (feature `parquet`): TsFile and RCFile fixtures to Parquet and back,
-//! read back with `cat`; what Parquet cannot hold is refused with a message, not a panic.
+//! read back with `cat`; Parquet to and from CSV and JSONL; what Parquet cannot hold is
+//! refused with a message, not a panic.
 
 use super::fixtures::*;
 use colfile::rcfile::HiveType;
@@ -93,25 +94,113 @@ fn tsfile_through_parquet_to_rcfile() {
 }
 
 #[test]
-fn parquet_and_text_formats_are_refused() {
+fn parquet_to_jsonl_and_csv_is_what_cat_prints() {
+    // Parquet keeps each column's Hive type in its field metadata, so the rows come out of
+    // Parquet exactly as `cat` prints the RCFile they came from.
+    let dir = tmp("parquet_to_text");
+    let mut checked = 0;
+    for f in rc_fixtures() {
+        let pq = dir.join(format!("{}.parquet", f.name));
+        if !convert(&f.path, &pq, &f.args).status.success() {
+            continue; // unions and out-of-range timestamps: see rcfile_to_parquet_and_back
+        }
+        let jsonl = dir.join(format!("{}.jsonl", f.name));
+        ok(convert(&pq, &jsonl, &[]));
+        assert_same_text(&read(&jsonl), &cat_text(&f.path, &f.args), &f.name);
+        let csv = dir.join(format!("{}.csv", f.name));
+        ok(convert(&pq, &csv, &[]));
+        let mut csv_args = f.args.clone();
+        csv_args.extend(["--format".into(), "csv".into()]);
+        assert_same_text(&read(&csv), &cat_text(&f.path, &csv_args), &f.name);
+        checked += 1;
+    }
+    assert!(
+        checked >= 15,
+        "only {checked} fixtures went through Parquet"
+    );
+}
+
+#[test]
+fn jsonl_and_csv_to_parquet_and_back() {
+    let dir = tmp("text_to_parquet");
+    let jsonl = dir.join("in.jsonl");
+    let rows = concat!(
+        r#"{"id":1,"name":"a","v":1.5,"tags":["x","y"],"m":[["k",true]]}"#,
+        "\n",
+        r#"{"id":2,"name":null,"v":-2.25,"tags":[],"m":[]}"#,
+        "\n",
+        r#"{"id":3,"name":"c\"q, é","v":null,"tags":null,"m":null}"#,
+        "\n",
+    );
+    std::fs::write(&jsonl, rows).unwrap();
+    let schema = "id:bigint,name:string,v:double,tags:array<string>,m:map<string,boolean>";
+    let pq = dir.join("out.parquet");
+    ok(convert(&jsonl, &pq, &strs(&["--schema", schema])));
+    assert_eq!(&std::fs::read(&pq).unwrap()[..4], b"PAR1");
+    let back = dir.join("back.jsonl");
+    ok(convert(&pq, &back, &[]));
+    assert_same_text(&read(&back), rows, "jsonl through parquet");
+    let out = run(&strs(&["convert", path_str(&pq), "-", "--to", "jsonl"]));
+    ok_ref(&out);
+    assert_same_text(
+        &String::from_utf8_lossy(&out.stdout),
+        rows,
+        "parquet to stdout",
+    );
+    // More rows than one Arrow batch, from CSV, back to CSV.
+    let csv = dir.join("in.csv");
+    let mut text = String::from("n,s\n");
+    for i in 0..20_000 {
+        text.push_str(&format!(
+            "{i},{}\n",
+            if i % 3 == 0 {
+                String::new()
+            } else {
+                format!("s{i}")
+            }
+        ));
+    }
+    std::fs::write(&csv, &text).unwrap();
+    let pq = dir.join("csv.parquet");
+    ok(convert(&csv, &pq, &strs(&["--schema", "n:int,s:string"])));
+    let back = dir.join("back.csv");
+    ok(convert(&pq, &back, &[]));
+    assert_same_text(&read(&back), &text, "csv through parquet");
+    // Without types there is no Parquet schema.
+    let o = convert(&csv, &dir.join("untyped.parquet"), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--schema"));
+    assert!(!dir.join("untyped.parquet").exists());
+    // A row that does not fit its type names the row.
+    std::fs::write(&jsonl, "{\"id\":1}\n{\"id\":\"x\"}\n").unwrap();
+    let o = convert(
+        &jsonl,
+        &dir.join("bad.parquet"),
+        &strs(&["--schema", "id:bigint"]),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 2") && err.lines().count() == 1, "{err}");
+    assert!(!dir.join("bad.parquet").exists());
+}
+
+#[test]
+fn bad_parquet_options_and_files() {
     let f = ts_fixture("basic");
-    let dir = tmp("parquet_text");
+    let dir = tmp("parquet_bad");
     let pq = dir.join("b.parquet");
     ok(convert(&f.path, &pq, &[]));
-    for out in ["b.csv", "b.jsonl"] {
-        let o = convert(&pq, &dir.join(out), &[]);
-        assert_eq!(o.status.code(), Some(2), "{out}");
-        assert!(!dir.join(out).exists());
-    }
     let o = convert(&pq, &dir.join("x.parquet"), &strs(&["--codec", "brotli"]));
     assert_eq!(o.status.code(), Some(2));
     // A Parquet file cut short is bad data.
     let bytes = std::fs::read(&pq).unwrap();
     let cut = dir.join("cut.parquet");
     std::fs::write(&cut, &bytes[..bytes.len() - 10]).unwrap();
-    let o = convert(&cut, &dir.join("c.tsfile"), &[]);
-    assert_eq!(o.status.code(), Some(1));
-    assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
+    for out in ["c.tsfile", "c.jsonl"] {
+        let o = convert(&cut, &dir.join(out), &[]);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
+    }
 }
 
 #[test]

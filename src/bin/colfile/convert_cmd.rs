@@ -13,6 +13,9 @@ mod mapping;
 #[cfg(feature = "parquet")]
 #[path = "convert/parquet.rs"]
 mod parquet;
+#[cfg(feature = "parquet")]
+#[path = "convert/parquet_rows.rs"]
+mod parquet_rows;
 #[path = "convert/pipe.rs"]
 mod pipe;
 #[path = "convert/sources.rs"]

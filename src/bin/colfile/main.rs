@@ -68,7 +68,6 @@ commands:
                output: [--out-schema S] [--codec C] [--row-group-rows N] [--row-group-bytes N]
                [--out-serde text|binary] [--table T] [--tags a,b] [--time-column NAME]
                [--time-as bigint|timestamp] [--fsync] [--progress|--no-progress]
-               (Parquet <-> CSV/JSONL is not supported)
   sql 'SELECT ...' [NAME=]LOCATION...   SQL over files, directories or globs (each a table)
                [--table T] [--time-unit s|ms|us|ns] [--schema S --serde text|binary]
                [--format table|csv|jsonl] [--partitions N] [--explain]

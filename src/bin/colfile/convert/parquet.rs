@@ -1,6 +1,7 @@
 //! Parquet in and out (feature `parquet`): Arrow record batches from colfile's RCFile and
 //! TsFile readers (or a Parquet file) into a Parquet file (or colfile's RCFile and TsFile
-//! writers), through the parquet crate's `ArrowWriter` and `ParquetRecordBatchReader`.
+//! writers), through the parquet crate's `ArrowWriter` and `ParquetRecordBatchReader`;
+//! CSV and JSONL go through `parquet_rows`.
 //! Types follow `colfile::arrow`'s mappings; Parquet keeps the Arrow schema with its field
 //! metadata, so a TsFile's categories and a Hive schema's types survive a round trip.
 
@@ -36,10 +37,13 @@ pub fn convert(
     to: Fmt,
     progress: SharedProgress,
 ) -> Result<(), Failure> {
-    if from.is_text() || to.is_text() {
-        return Err(Failure::usage(
-            "Parquet converts to and from RCFile and TsFile only (not CSV or JSONL)",
-        ));
+    if to.is_text() {
+        let source = super::parquet_rows::ParquetSource::open(a, to == Fmt::Csv)?;
+        return super::pipe::run(a, Box::new(source), to, progress);
+    }
+    if from.is_text() {
+        let source = super::sources::open(a, from, to)?;
+        return super::parquet_rows::text_to_parquet(a, source, progress);
     }
     // Batches do not say how far into the input they are: rows only.
     progress.borrow_mut().set_total(None);
@@ -127,7 +131,7 @@ fn parquet_codec(name: Option<&str>) -> Result<Compression, Failure> {
     })
 }
 
-fn write_parquet(
+pub(super) fn write_parquet(
     a: &ConvertArgs,
     schema: SchemaRef,
     batches: &mut dyn Iterator<Item = Result<RecordBatch, Failure>>,

@@ -30,16 +30,7 @@ pub fn run(
                 mapping::to_tsfile(a, source.model())?
             };
             let failure = Rc::new(RefCell::new(None));
-            let lines = Lines {
-                source,
-                fixes: plan.fixes,
-                buf: String::new(),
-                scratch: String::new(),
-                pos: 0,
-                done: false,
-                progress,
-                failure: Rc::clone(&failure),
-            };
+            let lines = Lines::new(source, plan.fixes, progress, Rc::clone(&failure));
             let wa = write_args(a, to, plan.schema, plan.table);
             // A failure of the input comes back from `write` as an I/O error: report the
             // input's own message instead.
@@ -55,6 +46,65 @@ pub fn run(
             })
         }
         Fmt::Parquet => Err(Failure::usage("Parquet output needs the parquet feature")),
+    }
+}
+
+/// The source's rows as Hive rows of the schema the RCFile output would get (`--out-schema`,
+/// or the input's types), for outputs that take rows rather than JSON lines (Parquet).
+#[cfg(feature = "parquet")]
+pub fn hive_rows(
+    a: &ConvertArgs,
+    source: Box<dyn Source>,
+    progress: SharedProgress,
+) -> Result<HiveRows, Failure> {
+    progress.borrow_mut().set_total(source.total());
+    if a.out_schema.is_none() && matches!(source.model(), super::sources::Model::Untyped) {
+        return Err(Failure::usage(
+            "Parquet output needs the input's types: give --schema (Hive types)",
+        ));
+    }
+    let plan = mapping::to_rcfile(a, source.model())?;
+    let schema: colfile::rcfile::Schema = plan.schema.parse()?;
+    let lines = Lines::new(source, plan.fixes, progress, Rc::new(RefCell::new(None)));
+    Ok(HiveRows {
+        lines,
+        schema,
+        input: a.input.clone(),
+        row: 0,
+    })
+}
+
+/// See [`hive_rows`].
+#[cfg(feature = "parquet")]
+pub struct HiveRows {
+    lines: Lines,
+    /// The rows' schema.
+    pub schema: colfile::rcfile::Schema,
+    input: std::path::PathBuf,
+    row: u64,
+}
+
+#[cfg(feature = "parquet")]
+impl Iterator for HiveRows {
+    type Item = Result<Vec<colfile::rcfile::Value>, Failure>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.lines.buf.clear();
+        match self.lines.next() {
+            Ok(false) => return None,
+            Err(f) => return Some(Err(f)),
+            Ok(true) => {}
+        }
+        self.row += 1;
+        let at =
+            |m: String| Failure::input(format!("{}: row {}: {m}", self.input.display(), self.row));
+        let row = serde_json::from_str(&self.lines.buf)
+            .map_err(|e| at(format!("not JSON: {e}")))
+            .and_then(|j| {
+                colfile::rcfile::json::row_from_json(&self.schema, &j)
+                    .map_err(|e| at(e.to_string()))
+            });
+        Some(row)
     }
 }
 
@@ -106,6 +156,24 @@ struct Lines {
 }
 
 impl Lines {
+    fn new(
+        source: Box<dyn Source>,
+        fixes: Vec<Fix>,
+        progress: SharedProgress,
+        failure: Rc<RefCell<Option<Failure>>>,
+    ) -> Self {
+        Lines {
+            source,
+            fixes,
+            buf: String::new(),
+            scratch: String::new(),
+            pos: 0,
+            done: false,
+            progress,
+            failure,
+        }
+    }
+
     /// The next row into `buf`; false at the end.
     fn next(&mut self) -> Result<bool, Failure> {
         let row = self.progress.borrow().rows();

@@ -1,0 +1,136 @@
+//! Parquet to and from the text formats (feature `parquet`): a Parquet file's rows as the
+//! JSON lines or CSV records `cat` prints (through the Hive types of its Arrow schema), and
+//! CSV or JSONL rows (typed by `--schema`, or `--out-schema`) gathered into Arrow batches
+//! for Parquet's writer.
+
+use super::pipe::{self, SharedProgress};
+use super::sources::{Model, Source};
+use super::ConvertArgs;
+use crate::Failure;
+use arrow_array::{RecordBatch, RecordBatchReader};
+use colfile::arrow::{
+    arrow_row_to_hive, arrow_schema_to_hive, hive_rows_to_arrow, hive_schema_to_arrow,
+};
+use colfile::rcfile::{HiveType, Schema};
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use std::io::BufWriter;
+
+/// Rows per Arrow batch handed to Parquet's writer.
+const BATCH_ROWS: usize = 8192;
+
+/// A Parquet file as a row source.
+pub struct ParquetSource {
+    reader: ParquetRecordBatchReader,
+    batch: Option<RecordBatch>,
+    row: usize,
+    schema: Schema,
+    names: Vec<String>,
+    types: Vec<HiveType>,
+    cell: String,
+    model: Model,
+    file: std::path::PathBuf,
+    total: u64,
+    csv: bool,
+}
+
+impl ParquetSource {
+    pub fn open(a: &ConvertArgs, csv: bool) -> Result<Self, Failure> {
+        let bad = |m: String| Failure::input(format!("{}: {m}", a.input.display()));
+        let f = std::fs::File::open(&a.input).map_err(|e| Failure::from(e).context(&a.input))?;
+        let total = f.metadata().map(|m| m.len()).unwrap_or(0);
+        let b = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| bad(e.to_string()))?;
+        let reader = b.build().map_err(|e| bad(e.to_string()))?;
+        let schema = arrow_schema_to_hive(&reader.schema())
+            .map_err(|e| Failure::from(e).context(&a.input))?;
+        let names = schema.columns().iter().map(|c| c.name.clone()).collect();
+        let types = schema.columns().iter().map(|c| c.ty.clone()).collect();
+        Ok(ParquetSource {
+            reader,
+            batch: None,
+            row: 0,
+            model: Model::Hive(schema.clone()),
+            schema,
+            names,
+            types,
+            cell: String::new(),
+            file: a.input.clone(),
+            total,
+            csv,
+        })
+    }
+}
+
+impl Source for ParquetSource {
+    fn next_line(&mut self, line: &mut String) -> Result<bool, Failure> {
+        let ctx = |e: colfile::Error| Failure::from(e);
+        loop {
+            if let Some(b) = &self.batch {
+                if self.row < b.num_rows() {
+                    let row = arrow_row_to_hive(b, self.row, &self.schema)
+                        .map_err(|e| ctx(e).context(&self.file))?;
+                    self.row += 1;
+                    line.clear();
+                    crate::read_cmds::row_line(
+                        line,
+                        &row,
+                        &self.types,
+                        &self.names,
+                        self.csv,
+                        &mut self.cell,
+                    );
+                    return Ok(true);
+                }
+            }
+            match self.reader.next() {
+                None => return Ok(false),
+                Some(Err(e)) => {
+                    return Err(Failure::input(format!("{}: {e}", self.file.display())))
+                }
+                Some(Ok(b)) => {
+                    self.batch = Some(b);
+                    self.row = 0;
+                }
+            }
+        }
+    }
+    fn consumed(&self) -> Option<u64> {
+        None
+    }
+    fn total(&self) -> Option<u64> {
+        Some(self.total)
+    }
+    fn columns(&self) -> &[String] {
+        &self.names
+    }
+    fn model(&self) -> &Model {
+        &self.model
+    }
+    fn csv(&self) -> bool {
+        self.csv
+    }
+}
+
+/// CSV or JSONL rows from `source` into the Parquet file OUT.
+pub fn text_to_parquet(
+    a: &ConvertArgs,
+    source: Box<dyn Source>,
+    progress: SharedProgress,
+) -> Result<(), Failure> {
+    let mut rows = pipe::hive_rows(a, source, progress)?;
+    let schema = rows.schema.clone();
+    let arrow = hive_schema_to_arrow(&schema);
+    let mut batches = std::iter::from_fn(move || {
+        let mut chunk = Vec::with_capacity(BATCH_ROWS);
+        for r in rows.by_ref().take(BATCH_ROWS) {
+            match r {
+                Ok(r) => chunk.push(r),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        (!chunk.is_empty()).then(|| hive_rows_to_arrow(&schema, &chunk).map_err(Failure::from))
+    });
+    crate::write_cmd::atomically(&a.output, a.fsync, |file| {
+        let out = BufWriter::with_capacity(1 << 20, file);
+        super::parquet::write_parquet(a, arrow, &mut batches, out)
+    })
+}
