@@ -34,6 +34,12 @@ two dumps. Groups of cases:
                              C == the official dump of O; tsraw on C; colfile's dump of C == the
                              official dump of O; a random projected/time-ranged query on O.
 
+  official-reads convert X    `colfile convert` outputs: each table of the table-model fixture X
+                             (one that colfile reads) converted TsFile -> TsFile, and through
+                             JSONL back to a TsFile (--schema from `colfile schema`). The
+                             official reader's dump of each output must equal colfile's own dump
+                             of it, and tsraw must find no structural error.
+
 The official library runs in one long-lived Python worker (importing tsfile takes seconds), with a
 timeout per command (the C++ reader can loop forever on some inputs) and a restart after a crash;
 its writes run as separate `tsoracle.py write` processes. One line per case, then
@@ -626,17 +632,7 @@ class Runner:
         else:
             case.add("official", None, "official reader cannot read this file (see MANIFEST expected_source)",
                      "skipped")
-        rep, why = self.raw(ours)
-        if rep is None:
-            case.add("raw", False, f"tsraw failed: {why}")
-        else:
-            errs = list(rep.get("errors") or [])
-            pe = (rep.get("summary") or {}).get("page_errors", 0)
-            if pe:
-                errs.append(f"{pe} page errors")
-            if not (rep.get("head_magic_ok") and rep.get("tail_magic_ok")):
-                errs.append("magic")
-            case.add("raw", not errs, "; ".join(map(str, errs[:3])))
+        rep = self.check_raw(case, ours)
         rc, err = self.check_cat(case, "readback", ours, expected, tag + ".ours")
         if rc != 0:
             case.add("readback", False, f"colfile cat of its own file exit {rc}: {last_line(err)}")
@@ -650,6 +646,69 @@ class Runner:
             same = filecmp.cmp(ours, ref_tsfile, shallow=False)
             case.add("bytes", None, "" if same else first_difference(ours, ref_tsfile),
                      "identical" if same else "differ")
+
+    def check_raw(self, case, path, label="raw"):
+        """tsraw on a colfile-written file: no structural error, both magics. Returns the report."""
+        rep, why = self.raw(path)
+        if rep is None:
+            case.add(label, False, f"tsraw failed: {why}")
+            return None
+        errs = list(rep.get("errors") or [])
+        pe = (rep.get("summary") or {}).get("page_errors", 0)
+        if pe:
+            errs.append(f"{pe} page errors")
+        if not (rep.get("head_magic_ok") and rep.get("tail_magic_ok")):
+            errs.append("magic")
+        case.add(label, not errs, "; ".join(map(str, errs[:3])))
+        return rep
+
+    def convert_reads(self, case, src, tag):
+        """`colfile convert` outputs read by the official reader as colfile reads them."""
+        schema_json = self.path("convert", f"{tag}.schema.json")
+        rc, err = self.colfile_run(["schema", src], schema_json)
+        if rc != 0:
+            case.add("schema", False, f"colfile schema exit {rc}: {last_line(err)}")
+            return
+        tables = json.loads(read_text(schema_json, 100_000_000)).get("tables") or []
+        outputs = []
+        for t in tables:  # convert takes one table at a time
+            name = t["name"]
+            direct = self.path("convert", f"{tag}.{name}.tsfile")
+            if self.colfile_convert(case, "convert", [src, direct, "--table", name]):
+                outputs.append((f"direct.{name}", direct))
+            spec = ",".join(f"{c['name']}:{c['type']}:{c['category']}" for c in t["columns"]
+                            if c["category"] in ("TAG", "FIELD"))
+            jsonl = self.path("convert", f"{tag}.{name}.jsonl")
+            back = self.path("convert", f"{tag}.{name}.via_jsonl.tsfile")
+            if (self.colfile_convert(case, "to-jsonl", [src, jsonl, "--table", name])
+                    and self.colfile_convert(case, "from-jsonl", [jsonl, back, "--schema", spec,
+                                                                  "--table", name])):
+                outputs.append((f"via-jsonl.{name}", back))
+        for label, out in outputs:
+            ours = self.path("convert", f"{tag}.{label}.colfile.jsonl")
+            rc, err = self.colfile_run(["cat", out, "--format", "dump"], ours)
+            if rc != 0:
+                case.add("readback", False, f"{label}: colfile cat exit {rc}: {last_line(err)}")
+                continue
+            got = self.path("convert", f"{tag}.{label}.official.jsonl")
+            rc, err = self.oracle.run(["dump", out], got)
+            if rc != 0:
+                case.add("official", False, f"{label}: official dump failed: {last_line(err)}")
+                continue
+            ok, det = self.compare(ours, got)
+            case.add(label.split(".")[0] + "-official", ok, det)
+            self.check_raw(case, out, label.split(".")[0] + "-raw")
+
+    def colfile_convert(self, case, label, argv):
+        """colfile convert ARGV (output second); True when it wrote the output."""
+        out = argv[1]
+        if os.path.exists(out):
+            os.remove(out)
+        rc, err = self.colfile_run(["convert"] + argv + ["--no-progress"], out + ".stdout")
+        if rc == 0 and os.path.exists(out):
+            return True
+        case.add(label, False, f"colfile convert exit {rc}: {last_line(err)}")
+        return False
 
     def colfile_write(self, case, spec_path, out, names_unsupported):
         """colfile write --spec; returns True when there is a file to check."""
@@ -715,11 +774,19 @@ class Runner:
             cases.append(c)
             q = QUERY_FIXTURES.get(name)
             self.guard(c, self.colfile_reads, c, ts, exp, unsup, f"fixture_{name}", query=q)
+            src = str((manifest.get(name) or {}).get("expected_source", ""))
+            # A direct convert keeps the fixture's codecs, which the official reader may not
+            # read (MANIFEST expected_source "spec ...").
+            # Tree-model files convert only to JSONL (every device), so they are not here.
+            tree = not ((raw or {}).get("meta") or {}).get("table_schemas")
+            if c.passed and c.kind == "fixture" and not src.startswith("spec") and not tree:
+                cc = Case("official-reads", "convert", name)
+                cases.append(cc)
+                self.guard(cc, self.convert_reads, cc, ts, f"fixture_{name}")
             if os.path.exists(spec):
                 c = Case("official-reads", "fixture", name)
                 cases.append(c)
                 ours = self.path("official", f"fixture_{name}.colfile.tsfile")
-                src = str((manifest.get(name) or {}).get("expected_source", ""))
                 official_ok = not src.startswith("spec")
                 if self.guard(c, self.colfile_write, c, spec, ours, unsup):
                     self.guard(c, self.official_reads, c, ours, exp, ts, raw, official_ok, f"fixture_{name}")
@@ -755,7 +822,8 @@ class Runner:
         # 3. report
         order = [("colfile-reads", "fixture"), ("colfile-reads", "expected-unsupported"),
                  ("colfile-reads", "live"), ("official-reads", "fixture"),
-                 ("official-reads", "expected-unsupported"), ("official-reads", "live")]
+                 ("official-reads", "expected-unsupported"), ("official-reads", "live"),
+                 ("official-reads", "convert")]
         results = []
         for direction, kind in order:
             sel = [c for c in cases if c.direction == direction and c.kind == kind]
