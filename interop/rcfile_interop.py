@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Live RCFile interoperability check: colfile against Hive 2.3's own RCFile code (rcoracle).
 
-Run through interop/rcfile.sh, which builds both tools first. Four groups of cases:
+Run through interop/rcfile.sh, which builds both tools first. Five groups of cases:
 
   hive-reads  fixture X   colfile writes the rows of fixtures/rcfile/X.json (Hive's dump) with X's
                           options; Hive reads the result (`rcoracle check`, levels `structure` and
@@ -10,6 +10,9 @@ Run through interop/rcfile.sh, which builds both tools first. Four groups of cas
   colfile-reads live X    Hive writes fresh random specs (new seed each run); `colfile cat` must
                           give the rows of Hive's dump and `colfile meta` its `header` output.
   colfile-reads fixture X the same for the checked-in fixtures (Spark's files included).
+  hive-reads  convert X   `colfile convert X.rc OUT.rc` (X's schema, serde and codec; the rows go
+                          through convert's JSON-lines pipeline into `write`): Hive must read
+                          OUT.rc to the rows of X.json (`rcoracle check --level values`).
 
 All Hive work runs in two JVMs (`rcoracle batch`), three when a case needs Hive's rewrite. One line per case, then `N passed, N failed`.
 """
@@ -232,6 +235,22 @@ class Runner:
             return None
         return d, ours
 
+    def colfile_convert(self, case, spec, dump, hive_rc):
+        """`colfile convert` of Hive's file to a new RCFile with the same serde and codec (rows
+        through convert's JSON-lines pipeline into `write`); returns its path."""
+        d = os.path.join(self.work, "convert", case.name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        out = os.path.join(d, "converted.rc")
+        codec = CODEC_NAMES.get(spec.get("codec"), spec.get("codec") or "none")
+        argv = [self.colfile, "convert", hive_rc, out, "--no-progress", "--codec", codec,
+                "--out-serde", dump["serde"]] + self.read_options(dump)
+        rc, _, err = self.run(argv)
+        if rc != 0 or not os.path.exists(out):
+            case.error = f"colfile convert exit {rc}: {first_line(err)}"
+            return None
+        return out
+
     def hive_checks(self, d, ours, dump_path):
         """Batch commands for one colfile-written file: Hive's checks against the dump it came
         from, and Hive's header of it."""
@@ -397,10 +416,18 @@ class Runner:
             if os.path.exists(dp):
                 writes.append(("live", name, spec, dp, rc))
         pending = []
+        converts = []
         for kind, name, spec, dump_path, hive_rc in writes:
             c = Case("hive-reads", kind, name)
             cases.append(c)
             dump = hj.load(dump_path)
+            if kind == "fixture":
+                cc = Case("hive-reads", "convert", name)
+                cases.append(cc)
+                r = self.guard(cc, self.colfile_convert, cc, spec, dump, hive_rc)
+                if r is not None:
+                    cmds.append(["check", r, dump_path, "--level", "values", "--out", r + ".check_values.json"])
+                    converts.append((cc, r))
             r = self.guard(c, self.colfile_write, c, spec, dump, kind)
             if r is None:
                 continue
@@ -409,6 +436,9 @@ class Runner:
             pending.append((c, d, ours, hive_rc, dump, spec))
         if cmds:
             self.oracle_batch("hive_reads", cmds)
+        for cc, out in converts:
+            ok, det = self.load_check(out + ".check_values.json")
+            cc.add("values", ok, det)
         # cases that fail against Hive's original: let Hive rewrite the same rows (JVM 3)
         retry, cmds = [], []
         for c, d, ours, hive_rc, dump, spec in pending:
@@ -428,7 +458,7 @@ class Runner:
 
         # 4. report
         order = [("colfile-reads", "live"), ("colfile-reads", "fixture"), ("hive-reads", "fixture"),
-                 ("hive-reads", "live")]
+                 ("hive-reads", "live"), ("hive-reads", "convert")]
         results = []
         for direction, kind in order:
             sel = [c for c in cases if c.direction == direction and c.kind == kind]
