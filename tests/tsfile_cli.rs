@@ -43,6 +43,57 @@ fn fixture(name: &str) -> String {
 }
 
 #[test]
+fn csv_has_one_header_even_without_rows_and_refuses_ragged_columns() {
+    let f = fixture("basic");
+    // No row in the time range: the header alone, tags then fields, --columns' order.
+    let none = ok(&["cat", &f, "--format", "csv", "--start", "1", "--end", "2"]);
+    assert_eq!(none, "table,time,city,station,temp,count,status\n");
+    let some = ok(&[
+        "cat",
+        &f,
+        "--format",
+        "csv",
+        "--start",
+        "1",
+        "--end",
+        "2",
+        "--columns",
+        "temp,city",
+    ]);
+    let with_rows = ok(&[
+        "cat",
+        &f,
+        "--format",
+        "csv",
+        "--columns",
+        "temp,city",
+        "--limit",
+        "1",
+    ]);
+    assert_eq!(some, "table,time,city,temp\n");
+    assert!(with_rows.starts_with(&some), "{with_rows}");
+    // Tables (or tree devices) with other columns cannot share one CSV header.
+    for name in ["multi_table", "tree_basic"] {
+        let o = colfile(&["cat", &fixture(name), "--format", "csv"], None);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("--format jsonl") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+    let one = ok(&[
+        "cat",
+        &fixture("multi_table"),
+        "--format",
+        "csv",
+        "--table",
+        "power",
+    ]);
+    assert!(one.starts_with("table,time,region,meter,"), "{one}");
+}
+
+#[test]
 fn cat_prints_flat_rows_as_json_lines_and_csv() {
     let f = fixture("basic");
     let out = ok(&["cat", &f, "--limit", "1"]);

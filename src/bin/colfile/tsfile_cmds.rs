@@ -67,24 +67,35 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             writeln!(out, "{l}")?;
         }
     }
-    let mut header_done = false;
+    // CSV: one header, the first batch's columns; every later batch must have the same ones.
+    let mut header: Option<Vec<String>> = None;
     let mut count = 0u64;
     let mut it = r.query(&q).map_err(|e| Failure::from(e).context(&a.file))?;
     'outer: for batch in &mut it {
         let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
-        if a.format == "csv" && !header_done {
-            line.clear();
-            line.push_str(if tree { "device,time" } else { "table,time" });
-            for (n, _) in &b.tags {
-                line.push(',');
-                csv_field(&mut line, n);
+        if a.format == "csv" {
+            let names = batch_columns(&b);
+            match &header {
+                None => {
+                    write_csv_header(&mut out, tree, &names)?;
+                    header = Some(names.iter().map(|n| n.to_string()).collect());
+                }
+                Some(h) if h.iter().map(String::as_str).ne(names.iter().copied()) => {
+                    return Err(Failure::input(format!(
+                        "{}: {} has columns {} but the CSV header has {}: pick one table or \
+                         column set (--table, --columns), or use --format jsonl",
+                        a.file.display(),
+                        if tree {
+                            b.device.to_string()
+                        } else {
+                            b.table.clone()
+                        },
+                        names.join(","),
+                        h.join(",")
+                    )));
+                }
+                Some(_) => {}
             }
-            for c in &b.columns {
-                line.push(',');
-                csv_field(&mut line, &c.name);
-            }
-            writeln!(out, "{line}")?;
-            header_done = true;
         }
         let mut cursors: Vec<_> = b.columns.iter().map(|c| c.cursor()).collect();
         let owner = if tree {
@@ -107,10 +118,54 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             count += 1;
         }
     }
+    if a.format == "csv" && header.is_none() {
+        // No rows: the header still names the table's columns when there is one table.
+        let schemas = &r.metadata().footer().schemas;
+        let table = match &a.table {
+            Some(t) => schemas.iter().find(|s| s.name.eq_ignore_ascii_case(t)),
+            None if schemas.len() == 1 => schemas.first(),
+            None => None,
+        };
+        // Tags, then fields (as batches order them); with --columns, in its order.
+        let cols = table.map(|t| t.columns.as_slice()).unwrap_or_default();
+        let of = |cat: ColumnCategory| -> Vec<&str> {
+            let named = |n: &String| {
+                cols.iter()
+                    .find(|c| c.schema.name.eq_ignore_ascii_case(n) && c.category == cat)
+                    .map(|c| c.schema.name.as_str())
+            };
+            match &a.columns {
+                Some(cs) => cs.iter().filter_map(named).collect(),
+                None => (cols.iter().filter(|c| c.category == cat))
+                    .map(|c| c.schema.name.as_str())
+                    .collect(),
+            }
+        };
+        let mut names = of(ColumnCategory::Tag);
+        names.extend(of(ColumnCategory::Field));
+        write_csv_header(&mut out, tree, &names)?;
+    }
     out.flush()?;
     if a.explain {
         eprintln!("{}", it.explain());
     }
+    Ok(())
+}
+
+/// A batch's CSV columns after the owner and time: its tags, then its value columns.
+fn batch_columns(b: &DeviceBatch) -> Vec<&str> {
+    (b.tags.iter().map(|(n, _)| n.as_str()))
+        .chain(b.columns.iter().map(|c| c.name.as_str()))
+        .collect()
+}
+
+fn write_csv_header(out: &mut impl Write, tree: bool, names: &[&str]) -> Result<(), Failure> {
+    let mut line = String::from(if tree { "device,time" } else { "table,time" });
+    for n in names {
+        line.push(',');
+        csv_field(&mut line, n);
+    }
+    writeln!(out, "{line}")?;
     Ok(())
 }
 
