@@ -249,7 +249,9 @@ pub fn decompress_payload(
     out: &mut Vec<u8>,
 ) -> Result<()> {
     out.clear();
-    let n = limits.check_alloc("page", header.uncompressed_size as u64)?;
+    let n = limits
+        .check_alloc("page", header.uncompressed_size as u64)
+        .map_err(|e| e.at_offset(offset))?;
     codecs
         .decompress(compression, data, out, n)
         .map_err(|e| e.at_offset(offset))
