@@ -170,7 +170,7 @@ impl ScanTask for Split {
             .with_lossy_utf8(o.lossy_utf8)
             .build()?;
         for b in reader {
-            let b = b.map_err(colfile_error)?;
+            let b = b.map_err(colfile::Error::from)?;
             if !emit(b) {
                 break;
             }
@@ -185,18 +185,5 @@ impl ScanTask for Split {
             self.range.start,
             self.range.end
         )
-    }
-}
-
-/// The colfile error inside an Arrow error.
-pub(crate) fn colfile_error(e: arrow_schema::ArrowError) -> colfile::Error {
-    match e {
-        arrow_schema::ArrowError::ExternalError(inner) => {
-            match inner.downcast::<colfile::Error>() {
-                Ok(e) => *e,
-                Err(other) => colfile::Error::invalid(other.to_string()),
-            }
-        }
-        other => colfile::Error::invalid(other.to_string()),
     }
 }

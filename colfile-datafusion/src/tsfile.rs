@@ -23,7 +23,6 @@ use datafusion::physical_plan::ExecutionPlan;
 use crate::exec::{df_err, ScanExec, ScanTask};
 use crate::filter::Pushdown;
 use crate::listing::{list_files, TableFile};
-use crate::rcfile::colfile_error;
 use crate::split::assign;
 use crate::tsfile_stats::table_statistics;
 
@@ -296,7 +295,7 @@ impl ScanTask for Devices {
             .with_lossy_utf8(self.options.lossy_utf8)
             .build()?;
         for b in reader {
-            let b = b.map_err(colfile_error)?;
+            let b = b.map_err(colfile::Error::from)?;
             if !emit(conform(&b, &self.out)?) {
                 break;
             }
@@ -325,6 +324,5 @@ fn conform(b: &RecordBatch, out: &SchemaRef) -> colfile::Result<RecordBatch> {
         })
         .collect();
     let options = RecordBatchOptions::new().with_row_count(Some(b.num_rows()));
-    RecordBatch::try_new_with_options(out.clone(), columns, &options)
-        .map_err(|e| colfile::Error::invalid(format!("arrow: {e}")))
+    RecordBatch::try_new_with_options(out.clone(), columns, &options).map_err(colfile::Error::from)
 }

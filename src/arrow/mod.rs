@@ -119,6 +119,22 @@ pub(crate) fn to_arrow(e: Error) -> ArrowError {
     ArrowError::ExternalError(Box::new(e))
 }
 
+/// An Arrow error as a colfile error: an `ExternalError` that holds a colfile error (as the
+/// Arrow readers here return theirs) gives that error back, with its kind and location;
+/// anything else is [`ErrorKind::Invalid`](crate::ErrorKind::Invalid).
+///
+/// ```
+/// use arrow_schema::ArrowError;
+/// let e = colfile::Error::corrupt("rcfile", "bad").at_offset(7);
+/// let back = colfile::Error::from(ArrowError::ExternalError(Box::new(e)));
+/// assert_eq!(back.location().offset, Some(7));
+/// ```
+impl From<ArrowError> for Error {
+    fn from(e: ArrowError) -> Self {
+        from_arrow(e)
+    }
+}
+
 /// An Arrow error met while building arrays or reading batches to write, as a colfile error.
 /// An `ExternalError` that holds a colfile error gives that error back.
 pub(crate) fn from_arrow(e: ArrowError) -> Error {
