@@ -245,5 +245,18 @@ fn write_from_a_spec_and_from_another_file_gives_the_same_rows() {
         let problems = compare_dumps(&parse_lines(&expected), &parse_lines(&ours), true);
         assert!(problems.is_empty(), "{f}: {problems:?}");
     }
+    // Tree-model files (aligned and not) rewrite batch by batch too.
+    for name in ["tree_basic", "tree_encodings"] {
+        let out = dir.join(format!("{name}.tsfile")).display().to_string();
+        ok(&[
+            "write",
+            &out,
+            "--format",
+            "tsfile",
+            "--from",
+            &fixture(name),
+        ]);
+        assert_eq!(ok(&["cat", &out]), ok(&["cat", &fixture(name)]), "{name}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

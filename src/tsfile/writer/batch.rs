@@ -97,7 +97,11 @@ impl<W: Write> TsFileWriter<W> {
                     info.codecs.clone()
                 };
                 (device, codecs, true)
-            } else if let Some(dev) = self.tree.values().find(|d| d.id == batch.device) {
+            } else if let Some(dev) = (self.tree.get(&batch.device.to_string()))
+                .filter(|d| d.id == batch.device)
+                // Registered under another spelling of the same path: look through them all.
+                .or_else(|| self.tree.values().find(|d| d.id == batch.device))
+            {
                 let codecs: Vec<(String, ColumnCodec)> = dev
                     .measurements
                     .iter()
