@@ -219,3 +219,37 @@ fn owned_batch_out_of_order_is_refused() {
     assert_eq!(summary.rows, 15);
     assert_eq!(read_all(bytes).len(), 15);
 }
+
+/// A batch whose presence mask or value count does not match its rows is refused whole, on
+/// both paths, and the writer stays usable.
+#[test]
+fn misshapen_batches_are_refused() {
+    let dense = Spec {
+        device: 2,
+        rows: 4,
+        shapes: vec![Shape::Dense; FIELDS.len()],
+    };
+    let (good, _) = batches(std::slice::from_ref(&dense));
+    let mut short_mask = good[0].clone();
+    short_mask.columns[0].present = vec![true; 3];
+    let mut extra_value = good[0].clone();
+    extra_value.columns[1]
+        .values
+        .push(ValueRef::Double(1.0))
+        .expect("push");
+    for (bad, says) in [
+        (short_mask, "3 presence flags for 4 rows"),
+        (extra_value, "4 rows present but 5 values"),
+    ] {
+        let mut w = writer(&WriterOptions::default());
+        let e = w.write_batch(&bad).expect_err("borrowed");
+        assert!(e.to_string().contains(says), "{e}");
+        let e = w.write_batch_owned(bad).expect_err("owned");
+        assert!(e.to_string().contains(says), "{e}");
+        w.write_batch_owned(good[0].clone())
+            .expect("a good batch after");
+        let (bytes, summary) = w.finish_into_inner().expect("finish");
+        assert_eq!(summary.rows, 4);
+        assert_eq!(read_all(bytes).len(), 4);
+    }
+}

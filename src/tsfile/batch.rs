@@ -35,6 +35,29 @@ impl Column {
         self.values.len()
     }
 
+    /// How many of `rows` rows have a value, checking that the presence mask covers exactly
+    /// `rows` rows (or is empty: every row) and that there is one value per set flag.
+    pub(crate) fn rows_present(&self, rows: usize) -> crate::Result<usize> {
+        let name = &self.name;
+        let set = if self.present.is_empty() {
+            rows
+        } else if self.present.len() == rows {
+            count_set(&self.present)
+        } else {
+            return Err(crate::Error::invalid(format!(
+                "column {name}: {} presence flags for {rows} rows",
+                self.present.len()
+            )));
+        };
+        if set != self.values.len() {
+            return Err(crate::Error::invalid(format!(
+                "column {name}: {set} rows present but {} values",
+                self.values.len()
+            )));
+        }
+        Ok(set)
+    }
+
     /// A cursor that yields this column's value row by row.
     pub fn cursor(&self) -> ColumnCursor<'_> {
         ColumnCursor {
@@ -97,4 +120,9 @@ impl DeviceBatch {
     pub fn value_count(&self) -> usize {
         self.columns.iter().map(Column::value_count).sum()
     }
+}
+
+/// How many flags are set (a branch-free sum, which vectorises).
+pub(crate) fn count_set(flags: &[bool]) -> usize {
+    flags.iter().map(|&b| usize::from(b)).sum()
 }

@@ -187,36 +187,25 @@ pub(crate) fn column_array(
     n: usize,
     opts: &Opts,
 ) -> Result<ArrayRef> {
-    let Column {
-        name,
-        data_type,
-        values,
-        present,
-    } = column;
+    let data_type = column.data_type;
     let same = super::super::tsfile_types::tsfile_type_to_arrow(data_type, opts.unit)?
         == super::super::tsfile_types::tsfile_type_to_arrow(expected, opts.unit)?;
     if !same {
         return Err(Error::corrupt(
             "tsfile",
-            format!("column {name} is {data_type} here but {expected} in the schema"),
+            format!(
+                "column {} is {data_type} here but {expected} in the schema",
+                column.name
+            ),
         ));
     }
-    let set = if present.is_empty() {
-        n
-    } else if present.len() == n {
-        present.iter().map(|&p| usize::from(p)).sum()
-    } else {
-        return Err(Error::invalid(format!(
-            "column {name}: {} presence flags for {n} rows",
-            present.len()
-        )));
-    };
-    if set != values.len() {
-        return Err(Error::invalid(format!(
-            "column {name}: {set} rows present but {} values",
-            values.len()
-        )));
-    }
+    let set = column.rows_present(n)?;
+    let Column {
+        name,
+        values,
+        present,
+        ..
+    } = column;
     // A mask without a null (aligned pages always carry one) is no mask: the values move
     // into Arrow as they are, with no validity bitmap.
     let present = if set == n { Vec::new() } else { present };

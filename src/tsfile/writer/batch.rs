@@ -3,7 +3,7 @@
 //! is buffered.
 
 use super::chunk::ColumnCodec;
-use super::group::{count_set, Group};
+use super::group::Group;
 use super::{new_state, TsFileWriter};
 use crate::format::tsfile::DeviceId;
 use crate::tsfile::{Column, DeviceBatch};
@@ -132,22 +132,7 @@ impl<W: Write> TsFileWriter<W> {
                         codec.data_type, c.data_type
                     )));
                 }
-                let set = if c.present.is_empty() {
-                    n
-                } else if c.present.len() == n {
-                    count_set(&c.present)
-                } else {
-                    return Err(Error::invalid(format!(
-                        "column {name}: {} presence flags for {n} rows",
-                        c.present.len()
-                    )));
-                };
-                if set != c.values.len() {
-                    return Err(Error::invalid(format!(
-                        "column {name}: {set} rows present but {} values",
-                        c.values.len()
-                    )));
-                }
+                c.rows_present(n)?;
             }
             columns.push(found);
         }

@@ -3,7 +3,7 @@
 //! non-aligned group (one chunk per series, each with its own time stream). Pages are cut at
 //! the point limit or the byte limit; the group turns into a chunk group when flushed.
 
-use super::super::batch::Column;
+use super::super::batch::{count_set, Column};
 use super::super::value::ValueRef;
 use super::chunk::{ChunkBuilder, ColumnCodec, PageWork};
 use crate::format::tsfile::headers::ChunkKind;
@@ -353,9 +353,4 @@ fn seal_aligned(
     }
     *time.times_mut() = times;
     time.seal_page(work, None)
-}
-
-/// How many flags are set (a branch-free sum, which vectorises).
-pub(crate) fn count_set(flags: &[bool]) -> usize {
-    flags.iter().map(|&b| usize::from(b)).sum()
 }
