@@ -199,6 +199,44 @@ fn every_fixture_reads_as_hive_dumped_it() {
     assert!(checked >= 30, "only {checked} typed fixtures");
 }
 
+/// The reader moves its decode buffers into the arrays and takes them back once the caller
+/// drops them, and a dropped reader leaves them to the next one on the thread: batches the
+/// caller keeps must never change, and reused buffers must give the same batches.
+#[test]
+fn kept_batches_stay_intact_while_readers_reuse_buffers() {
+    let mut kept = Vec::new();
+    for f in typed_fixtures() {
+        let schema: Schema = schema_text(&f.dump).parse().unwrap();
+        let bytes = std::fs::read(&f.rc).unwrap();
+        let serde = serde_of(&f.dump);
+        let held = read_all(&bytes, &schema, &serde, 7);
+        let unit = held
+            .iter()
+            .flat_map(|b| b.schema().fields().iter().cloned().collect::<Vec<_>>())
+            .find_map(|fl| match fl.data_type() {
+                DataType::Timestamp(u, _) => Some(*u),
+                _ => None,
+            })
+            .unwrap_or(TimeUnit::Nanosecond);
+        // Each batch dropped before the next: its buffers go back to the reader.
+        let reader = RcFileArrowReader::builder(bytes.as_slice(), schema.clone(), serde)
+            .with_batch_size(7)
+            .with_timestamp_unit(unit)
+            .build()
+            .unwrap();
+        let mut n = 0;
+        for (i, b) in reader.enumerate() {
+            assert_eq!(b.unwrap(), held[i], "{} batch {i}", f.name);
+            n += 1;
+        }
+        assert_eq!(n, held.len(), "{}", f.name);
+        kept.push((f, schema, held));
+    }
+    for (f, schema, held) in &kept {
+        assert_rows(&f.name, schema, held, f.dump["rows"].as_array().unwrap());
+    }
+}
+
 #[test]
 fn schema_carries_hive_types_and_nanosecond_timestamps_by_default() {
     let schema: Schema = "c:char(4),v:varchar(10),ts:timestamp,m:map<int,string>"

@@ -18,6 +18,7 @@ use arrow_schema::{DataType, Field, TimeUnit};
 
 use super::from_arrow;
 use super::hive_types::{arrow_type, hive_field};
+use super::spare::Spare;
 use crate::rcfile::batch::{BatchValues, ColumnBatch};
 use crate::rcfile::{Decimal, HiveType, Timestamp, Value};
 use crate::{Error, Result};
@@ -42,40 +43,49 @@ impl HiveToArrow {
         hive_field(name, ty, true, self.unit)
     }
 
-    /// One decoded column as an array of [`data_type`](Self::data_type)`(ty)`.
-    pub fn column(&self, batch: &ColumnBatch, ty: &HiveType) -> Result<ArrayRef> {
-        let valid = batch.validity();
-        let nulls = null_buffer(valid);
-        Ok(match (batch.values(), ty) {
+    /// One decoded column as an array of [`data_type`](Self::data_type)`(ty)`. Vectors
+    /// that Arrow can hold as they are move into the array (lent through `spare`, to be
+    /// taken back by [`restore`] before the next row group is decoded into `batch`).
+    pub fn column(
+        &self,
+        batch: &mut ColumnBatch,
+        ty: &HiveType,
+        spare: &mut Spare,
+    ) -> Result<ArrayRef> {
+        let nulls = null_buffer(batch.validity());
+        let (valid, values) = batch.parts_mut();
+        Ok(match (values, ty) {
             (BatchValues::Boolean(v), _) => {
                 Arc::new(BooleanArray::new(BooleanBuffer::from(v.as_slice()), nulls))
             }
-            (BatchValues::Int(v), HiveType::TinyInt) => narrow::<Int8Type>(v, nulls),
-            (BatchValues::Int(v), HiveType::SmallInt) => narrow::<Int16Type>(v, nulls),
-            (BatchValues::Int(v), HiveType::Int) => narrow::<Int32Type>(v, nulls),
-            (BatchValues::Int(v), _) => primitive::<Int64Type>(v.clone(), nulls),
-            (BatchValues::Float(v), _) => primitive::<Float32Type>(v.clone(), nulls),
-            (BatchValues::Double(v), _) => primitive::<Float64Type>(v.clone(), nulls),
-            (BatchValues::Date(v), _) => primitive::<Date32Type>(v.clone(), nulls),
+            (BatchValues::Int(v), HiveType::TinyInt) => narrow::<Int8Type>(v, nulls, spare),
+            (BatchValues::Int(v), HiveType::SmallInt) => narrow::<Int16Type>(v, nulls, spare),
+            (BatchValues::Int(v), HiveType::Int) => narrow::<Int32Type>(v, nulls, spare),
+            (BatchValues::Int(v), _) => lend::<Int64Type>(take(v), nulls, spare),
+            (BatchValues::Float(v), _) => lend::<Float32Type>(take(v), nulls, spare),
+            (BatchValues::Double(v), _) => lend::<Float64Type>(take(v), nulls, spare),
+            (BatchValues::Date(v), _) => lend::<Date32Type>(take(v), nulls, spare),
             (BatchValues::Bytes { data, offsets }, _) => {
-                let offsets = offsets32(offsets)?;
-                self.bytes(ty, offsets, Buffer::from(data.as_slice()), nulls)?
+                let offsets = offsets32(take(offsets), Some(spare))?;
+                let data = spare.lend(take(data)).into_inner();
+                self.bytes(ty, offsets, data, nulls)?
             }
             (BatchValues::Timestamp(v), _) => {
-                let mut out = Vec::with_capacity(v.len());
-                for (row, (t, ok)) in v.iter().zip(valid).enumerate() {
+                let mut out = spare.take::<i64>();
+                for (row, (t, ok)) in v.iter().zip(valid.iter()).enumerate() {
                     let x = if *ok { self.timestamp(*t) } else { Some(0) };
                     out.push(x.ok_or_else(|| out_of_range(*t).at_row(row as u64))?);
                 }
-                self.timestamps(out, nulls)
+                self.timestamps(spare.lend(out), nulls)
             }
             (BatchValues::Decimal { values, .. }, HiveType::Decimal { precision, scale }) => {
-                decimal(values.clone(), *precision, *scale, nulls)?
+                decimal(spare.lend(take(values)), *precision, *scale, nulls)?
             }
             (BatchValues::List { offsets, items }, HiveType::Array(item)) => {
-                let child = self.column(items, item)?;
+                let offsets = offsets32(take(offsets), Some(spare))?;
+                let child = self.column(items, item, spare)?;
                 let field = Arc::new(self.field("item", item));
-                let list = ListArray::try_new(field, offsets32(offsets)?, child, nulls);
+                let list = ListArray::try_new(field, offsets, child, nulls);
                 Arc::new(list.map_err(from_arrow)?)
             }
             (BatchValues::Nested(values), _) => {
@@ -142,7 +152,7 @@ impl HiveToArrow {
                     }
                     ends.push(u32::try_from(data.len()).map_err(|_| too_big())?);
                 }
-                self.bytes(ty, offsets32(&ends)?, Buffer::from(data), nulls)?
+                self.bytes(ty, offsets32(ends, None)?, Buffer::from(data), nulls)?
             }
             HiveType::Timestamp => {
                 let mut out = Vec::with_capacity(values.len());
@@ -155,7 +165,7 @@ impl HiveToArrow {
                         _ => return Err(mismatch(ty)),
                     });
                 }
-                self.timestamps(out, nulls)
+                self.timestamps(out.into(), nulls)
             }
             HiveType::Decimal { precision, scale } => {
                 let mut out = Vec::with_capacity(values.len());
@@ -169,7 +179,7 @@ impl HiveToArrow {
                     valid.push(d.is_some());
                     out.push(d.map_or(0, |d: Decimal| d.unscaled));
                 }
-                decimal(out, *precision, *scale, null_buffer(&valid))?
+                decimal(out.into(), *precision, *scale, null_buffer(&valid))?
             }
             HiveType::Array(item) => {
                 let mut items: Vec<&Value> = Vec::new();
@@ -184,7 +194,7 @@ impl HiveToArrow {
                 }
                 let child = self.values(&items, item)?;
                 let field = Arc::new(self.field("item", item));
-                let list = ListArray::try_new(field, offsets32(&ends)?, child, nulls);
+                let list = ListArray::try_new(field, offsets32(ends, None)?, child, nulls);
                 Arc::new(list.map_err(from_arrow)?)
             }
             HiveType::Map(kt, vt) => self.map(values, kt, vt, nulls)?,
@@ -246,7 +256,7 @@ impl HiveToArrow {
         };
         let children = vec![self.values(&keys, kt)?, self.values(&vals, vt)?];
         let entries = StructArray::try_new(kv.clone(), children, None).map_err(from_arrow)?;
-        let map = MapArray::try_new(entries_field, offsets32(&ends)?, entries, nulls, false);
+        let map = MapArray::try_new(entries_field, offsets32(ends, None)?, entries, nulls, false);
         Ok(Arc::new(map.map_err(from_arrow)?))
     }
 
@@ -331,7 +341,7 @@ impl HiveToArrow {
             .checked_add(i64::from(t.nanos) / per_nano)
     }
 
-    fn timestamps(&self, v: Vec<i64>, nulls: Option<NullBuffer>) -> ArrayRef {
+    fn timestamps(&self, v: ScalarBuffer<i64>, nulls: Option<NullBuffer>) -> ArrayRef {
         match self.unit {
             TimeUnit::Second => primitive::<TimestampSecondType>(v, nulls),
             TimeUnit::Millisecond => primitive::<TimestampMillisecondType>(v, nulls),
@@ -341,24 +351,74 @@ impl HiveToArrow {
     }
 }
 
+/// Gives `batch` back the vectors that [`HiveToArrow::column`] moved into arrays the caller
+/// has dropped since (or, with `allocate`, new ones of their size), so decoding the next row
+/// group into it reuses their memory.
+pub(super) fn restore(batch: &mut ColumnBatch, spare: &mut Spare, allocate: bool) {
+    fn refill<T: arrow_buffer::ArrowNativeType>(v: &mut Vec<T>, spare: &mut Spare, allocate: bool) {
+        if v.capacity() == 0 {
+            match spare.take_back() {
+                Ok(back) => *v = back,
+                Err(room) if allocate => *v = Vec::with_capacity(room),
+                Err(_) => {}
+            }
+        }
+    }
+    match batch.parts_mut().1 {
+        BatchValues::Int(v) => refill(v, spare, allocate),
+        BatchValues::Float(v) => refill(v, spare, allocate),
+        BatchValues::Double(v) => refill(v, spare, allocate),
+        BatchValues::Date(v) => refill(v, spare, allocate),
+        BatchValues::Decimal { values, .. } => refill(values, spare, allocate),
+        BatchValues::Bytes { data, offsets } => {
+            refill(data, spare, allocate);
+            refill(offsets, spare, allocate);
+        }
+        BatchValues::List { offsets, items } => {
+            refill(offsets, spare, allocate);
+            restore(items, spare, allocate);
+        }
+        BatchValues::Boolean(_) | BatchValues::Timestamp(_) | BatchValues::Nested(_) => {}
+    }
+}
+
+fn take<T>(v: &mut Vec<T>) -> Vec<T> {
+    std::mem::take(v)
+}
+
 /// `None` when every row is valid (Arrow's cheap case).
 pub(super) fn null_buffer(valid: &[bool]) -> Option<NullBuffer> {
     (!valid.iter().all(|v| *v)).then(|| NullBuffer::from(valid))
 }
 
-fn primitive<T: ArrowPrimitiveType>(v: Vec<T::Native>, nulls: Option<NullBuffer>) -> ArrayRef {
-    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(v), nulls))
+fn primitive<T: ArrowPrimitiveType>(
+    v: impl Into<ScalarBuffer<T::Native>>,
+    nulls: Option<NullBuffer>,
+) -> ArrayRef {
+    Arc::new(PrimitiveArray::<T>::new(v.into(), nulls))
+}
+
+fn lend<T: ArrowPrimitiveType>(
+    v: Vec<T::Native>,
+    nulls: Option<NullBuffer>,
+    spare: &mut Spare,
+) -> ArrayRef {
+    Arc::new(PrimitiveArray::<T>::new(spare.lend(v), nulls))
 }
 
 /// Integers held as i64 into a narrower type (the decoder checked their range; anything
 /// else would be a decoder bug, and wraps rather than panics).
-fn narrow<T>(v: &[i64], nulls: Option<NullBuffer>) -> ArrayRef
+fn narrow<T>(v: &[i64], nulls: Option<NullBuffer>, spare: &mut Spare) -> ArrayRef
 where
     T: ArrowPrimitiveType,
     T::Native: arrow_array::ArrowNativeTypeOp + num_from::FromI64,
 {
-    let out: Vec<T::Native> = v.iter().map(|x| num_from::FromI64::from_i64(*x)).collect();
-    primitive::<T>(out, nulls)
+    let mut out = spare.take::<T::Native>();
+    out.extend(
+        v.iter()
+            .map(|x| <T::Native as num_from::FromI64>::from_i64(*x)),
+    );
+    lend::<T>(out, nulls, spare)
 }
 
 mod num_from {
@@ -383,31 +443,43 @@ mod num_from {
     }
 }
 
-fn decimal(v: Vec<i128>, precision: u8, scale: u8, nulls: Option<NullBuffer>) -> Result<ArrayRef> {
+fn decimal(
+    v: ScalarBuffer<i128>,
+    precision: u8,
+    scale: u8,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef> {
     let scale = i8::try_from(scale).map_err(|_| Error::schema("decimal scale above 127"))?;
-    let a = PrimitiveArray::<Decimal128Type>::new(ScalarBuffer::from(v), nulls)
+    let a = PrimitiveArray::<Decimal128Type>::new(v, nulls)
         .with_precision_and_scale(precision, scale)
         .map_err(from_arrow)?;
     Ok(Arc::new(a))
 }
 
 /// Our `len + 1` u32 end offsets (increasing, from 0, as every decoder builds them) as
-/// Arrow's i32 offsets; more than 2 GiB of values in one column of one batch is refused.
-fn offsets32(ends: &[u32]) -> Result<OffsetBuffer<i32>> {
-    let mut out = Vec::with_capacity(ends.len().max(1));
-    let mut last = 0i32;
-    for &e in ends {
-        let e = i32::try_from(e).map_err(|_| too_big())?;
-        if e < last {
-            return Err(Error::invalid("offsets decrease (decoder bug)"));
-        }
-        out.push(e);
-        last = e;
+/// Arrow's i32 offsets, in the same memory; more than 2 GiB of values in one column of one
+/// batch is refused.
+fn offsets32(mut ends: Vec<u32>, spare: Option<&mut Spare>) -> Result<OffsetBuffer<i32>> {
+    if ends.is_empty() {
+        ends.push(0);
     }
-    if out.is_empty() {
-        out.push(0);
+    let increasing = ends
+        .iter()
+        .zip(ends.iter().skip(1))
+        .fold(true, |ok, (a, b)| ok & (a <= b));
+    if ends.first() != Some(&0) || !increasing {
+        return Err(Error::invalid("offsets decrease (decoder bug)"));
     }
-    Ok(OffsetBuffer::new(ScalarBuffer::from(out)))
+    if ends.last().is_some_and(|&e| i32::try_from(e).is_err()) {
+        return Err(too_big());
+    }
+    // Increasing from 0 up to at most i32::MAX: the same numbers as i32.
+    let len = ends.len();
+    let buffer = match spare {
+        Some(spare) => spare.lend(ends).into_inner(),
+        None => Buffer::from_vec(ends),
+    };
+    Ok(OffsetBuffer::new(ScalarBuffer::new(buffer, 0, len)))
 }
 
 fn too_big() -> Error {

@@ -2,8 +2,10 @@
 //!
 //! This module owns the mapping between each format's types and Arrow's, and the readers
 //! and writers that move whole columns across it. It is built on the crate's own columnar
-//! paths ([`crate::rcfile::batch`], [`crate::tsfile::DeviceBatch`]): a primitive column
-//! becomes an Arrow array with one copy of its values and no per-value allocation.
+//! paths ([`crate::rcfile::batch`], [`crate::tsfile::DeviceBatch`]): a primitive or string
+//! column's decoded vectors become the Arrow array's buffers, without a copy or a
+//! per-value allocation (the RCFile reader takes them back for the next row group once the
+//! caller has dropped the batch).
 //!
 //! - RCFile: [`RcFileArrowReader`] (projection, byte-range split, batch size) and
 //!   [`RcFileArrowWriter`]; types from a Hive schema ([`hive_schema_to_arrow`],
@@ -92,6 +94,7 @@ mod hive_types;
 mod hive_values;
 mod rcfile_reader;
 mod rcfile_writer;
+mod spare;
 mod tsfile_reader;
 mod tsfile_types;
 mod tsfile_writer;

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use arrow_array::{RecordBatch, RecordBatchOptions, RecordBatchReader};
 use arrow_schema::{ArrowError, Schema as ArrowSchema, SchemaRef, TimeUnit};
 
-use super::hive_arrays::HiveToArrow;
+use super::hive_arrays::{restore, HiveToArrow};
+use super::spare::{park, unpark, Spare};
 use super::{from_arrow, to_arrow, DEFAULT_BATCH_SIZE};
 use crate::rcfile::batch::ColumnBatch;
 use crate::rcfile::{Reader, ReaderBuilder, Schema, Serde};
@@ -110,7 +111,10 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
             reader: b.build()?,
             schema: self.schema,
             serde: self.serde,
-            columns: vec![ColumnBatch::default(); selected.len()],
+            columns: unpark(selected.len()),
+            spares: std::iter::repeat_with(Spare::default)
+                .take(selected.len())
+                .collect(),
             selected,
             arrow,
             batch_size: self.batch_size,
@@ -123,6 +127,11 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
 
 /// Record batches of an RCFile: each row group's projected columns are decoded into
 /// [`ColumnBatch`]es and turned into Arrow arrays, then cut into batches.
+///
+/// Primitive and string columns move into the arrays without a copy. Once the caller has
+/// dropped a row group's batches, the reader takes their buffers back for the next one (a
+/// batch still held keeps its own), and a dropped reader leaves its decode buffers to the
+/// next reader on the same thread (at most 64 MiB per thread are kept that way).
 ///
 /// ```
 /// use colfile::arrow::RcFileArrowReader;
@@ -150,6 +159,8 @@ pub struct RcFileArrowReader<S> {
     serde: Serde,
     selected: Vec<usize>,
     columns: Vec<ColumnBatch>,
+    /// Per projected column, the buffers its arrays borrowed from `columns`.
+    spares: Vec<Spare>,
     arrow: SchemaRef,
     batch_size: usize,
     options: HiveToArrow,
@@ -187,12 +198,16 @@ impl<S: ByteSource> RcFileArrowReader<S> {
             return Ok(None);
         };
         let mut arrays = Vec::with_capacity(self.selected.len());
-        for (&c, out) in self.selected.iter().zip(&mut self.columns) {
+        let columns = self.columns.iter_mut().zip(&mut self.spares);
+        for (&c, (out, spare)) in self.selected.iter().zip(columns) {
             let Some(col) = self.schema.columns().get(c) else {
                 continue;
             };
+            restore(out, spare, true);
             group.decode_batch(c, &col.ty, &self.serde, out)?;
-            let array = self.options.column(out, &col.ty).map_err(|e| {
+            let array = self.options.column(out, &col.ty, spare);
+            spare.next_round();
+            let array = array.map_err(|e| {
                 e.in_column(c)
                     .in_row_group(group.index())
                     .in_section("arrow conversion")
@@ -202,6 +217,18 @@ impl<S: ByteSource> RcFileArrowReader<S> {
         let options = RecordBatchOptions::new().with_row_count(Some(group.num_rows()));
         let batch = RecordBatch::try_new_with_options(self.arrow.clone(), arrays, &options);
         Ok(Some(batch.map_err(from_arrow)?))
+    }
+}
+
+impl<S> Drop for RcFileArrowReader<S> {
+    /// Takes back what the caller no longer holds and leaves the decode buffers to the
+    /// thread's next reader (see the `spare` module).
+    fn drop(&mut self) {
+        self.group = None;
+        for (batch, spare) in self.columns.iter_mut().zip(&mut self.spares) {
+            restore(batch, spare, false);
+        }
+        park(std::mem::take(&mut self.columns));
     }
 }
 
