@@ -8,7 +8,7 @@
 //!   column projection and byte-range splits.
 //! - [`tsfile`]: Apache TsFile v4 (TsFile 2.x), table and tree models.
 //!
-//! Shared layers: [`format`] (primitive encodings), [`compress`] (codecs and their framings),
+//! Shared layers: [`format`](mod@format) (primitive encodings), [`compress`] (codecs and their framings),
 //! [`source`] (byte-range inputs), [`sink`] (outputs that can be fsynced), [`Limits`] (caps
 //! on what a file may ask for) and one [`Error`] type that says what went wrong and where.
 //!

@@ -124,7 +124,7 @@ pub(crate) fn to_arrow(e: Error) -> ArrowError {
 
 /// An Arrow error as a colfile error: an `ExternalError` that holds a colfile error (as the
 /// Arrow readers here return theirs) gives that error back, with its kind and location;
-/// anything else is [`ErrorKind::Invalid`](crate::ErrorKind::Invalid).
+/// anything else is [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument).
 ///
 /// ```
 /// use arrow_schema::ArrowError;

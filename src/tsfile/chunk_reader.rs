@@ -38,7 +38,7 @@ pub struct RawPage<'a> {
 
 impl RawChunk {
     /// Reads the chunk whose header starts at `offset`. A chunk that fits in the first
-    /// [`WHOLE_WINDOW`] bytes comes in one read, header and body together.
+    /// `WHOLE_WINDOW` bytes (4 KiB) comes in one read, header and body together.
     pub fn read<S: ByteSource + ?Sized>(source: &S, offset: u64, limits: &Limits) -> Result<Self> {
         let (mut chunk, window) = Self::read_window(source, offset, limits, WHOLE_WINDOW)?;
         chunk.fill_body(&window, source, limits)?;

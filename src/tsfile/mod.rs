@@ -1,6 +1,6 @@
 //! Apache TsFile v4 (TsFile 2.x): readers and writers for the table and tree models
 //! (`spec/tsfile.md`). The on-disk structures are in [`crate::format::tsfile`]; this module
-//! owns the value encodings ([`encoding`]), the decoded value runs ([`column`]), and — built on
+//! owns the value encodings ([`encoding`]), the decoded value runs ([`column`](mod@column)), and — built on
 //! them — page and chunk decoding, the reader and the writer.
 
 pub mod batch;

@@ -1,7 +1,7 @@
 //! [`verify`]: a full consistency check of a TsFile (`colfile verify`). It decodes every
 //! page and recomputes the statistics of every page, chunk and series from the values, then
 //! checks them and the index against the data: the metadata index tree's key order, offsets
-//! and first keys ([`tree`]), that every chunk is indexed exactly once under its own device, measurement and
+//! and first keys (the `tree` submodule), that every chunk is indexed exactly once under its own device, measurement and
 //! type, and that the Bloom filter admits every series. Each problem found is a [`Problem`]
 //! located by byte offset, device, measurement, chunk and page.
 //!
