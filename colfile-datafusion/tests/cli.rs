@@ -69,6 +69,15 @@ fn errors_are_one_line() {
     assert_eq!(bad.status.code(), Some(1));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("nope") && err.contains("basic.temp"), "{err}");
+    // DataFusion's context chain ("failed", "caused by", the reason) stays on one line, the
+    // reason included.
+    let q = "SELECT count(*) FROM basic WHERE time > 'not a time'";
+    let chained = sql(&[q, "fixtures/tsfile/basic.tsfile"]);
+    assert_eq!(chained.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&chained.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("'not a time'"), "{err}");
     let absent = sql(&["SELECT 1", "fixtures/none/*.tsfile"]);
     assert_eq!(absent.status.code(), Some(1));
 }

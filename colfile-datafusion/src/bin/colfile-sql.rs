@@ -217,7 +217,23 @@ fn main() -> ExitCode {
     match rt.block_on(run(args)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("colfile-sql: error: {}", e.lines().next().unwrap_or(""));
+            // DataFusion puts each context on its own line ("type_coercion", "caused by",
+            // the reason): one line that keeps every part.
+            let mut line = String::new();
+            for part in e.lines().map(str::trim) {
+                if part.is_empty() || part == "caused by" {
+                    continue;
+                }
+                if !line.is_empty() {
+                    line += if line.ends_with(['.', ':']) {
+                        " "
+                    } else {
+                        ": "
+                    };
+                }
+                line += part;
+            }
+            eprintln!("colfile-sql: error: {line}");
             ExitCode::from(1)
         }
     }
