@@ -4,14 +4,14 @@
 //! for Parquet's writer.
 
 use super::pipe::{self, SharedProgress};
-use super::sources::{Model, Source};
+use super::sources::{HiveLines, Model, Source};
 use super::ConvertArgs;
 use crate::Failure;
 use arrow_array::{RecordBatch, RecordBatchReader};
 use colfile::arrow::{
     arrow_row_to_hive, arrow_schema_to_hive, hive_rows_to_arrow, hive_schema_to_arrow,
 };
-use colfile::rcfile::{HiveType, Schema};
+use colfile::rcfile::Schema;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use std::io::BufWriter;
 
@@ -24,13 +24,10 @@ pub struct ParquetSource {
     batch: Option<RecordBatch>,
     row: usize,
     schema: Schema,
-    names: Vec<String>,
-    types: Vec<HiveType>,
-    cell: String,
+    lines: HiveLines,
     model: Model,
     file: std::path::PathBuf,
     total: u64,
-    csv: bool,
 }
 
 impl ParquetSource {
@@ -42,20 +39,15 @@ impl ParquetSource {
         let reader = b.build().map_err(|e| bad(e.to_string()))?;
         let schema = arrow_schema_to_hive(&reader.schema())
             .map_err(|e| Failure::from(e).context(&a.input))?;
-        let names = schema.columns().iter().map(|c| c.name.clone()).collect();
-        let types = schema.columns().iter().map(|c| c.ty.clone()).collect();
         Ok(ParquetSource {
             reader,
             batch: None,
             row: 0,
             model: Model::Hive(schema.clone()),
+            lines: HiveLines::new(&schema, csv),
             schema,
-            names,
-            types,
-            cell: String::new(),
             file: a.input.clone(),
             total,
-            csv,
         })
     }
 }
@@ -69,15 +61,7 @@ impl Source for ParquetSource {
                     let row = arrow_row_to_hive(b, self.row, &self.schema)
                         .map_err(|e| ctx(e).context(&self.file))?;
                     self.row += 1;
-                    line.clear();
-                    crate::read_cmds::row_line(
-                        line,
-                        &row,
-                        &self.types,
-                        &self.names,
-                        self.csv,
-                        &mut self.cell,
-                    );
+                    self.lines.render(&row, line);
                     return Ok(true);
                 }
             }
@@ -100,13 +84,13 @@ impl Source for ParquetSource {
         Some(self.total)
     }
     fn columns(&self) -> &[String] {
-        &self.names
+        self.lines.names()
     }
     fn model(&self) -> &Model {
         &self.model
     }
     fn csv(&self) -> bool {
-        self.csv
+        self.lines.csv()
     }
 }
 

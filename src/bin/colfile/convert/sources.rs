@@ -6,7 +6,7 @@ use super::{ConvertArgs, Fmt};
 use crate::Failure;
 use colfile::format::tsfile::schema::TableColumn;
 use colfile::format::tsfile::ColumnCategory;
-use colfile::rcfile::{HiveType, RowReader, Schema};
+use colfile::rcfile::{HiveType, RowReader, Schema, Value};
 use colfile::source::FileSource;
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{DeviceBatch, Query, QueryStream, TsFileReader, ValueRef};
@@ -41,6 +41,46 @@ pub trait Source {
     fn model(&self) -> &Model;
     /// Whether `next_line` gives CSV records (`cat --format csv`'s) instead of JSON.
     fn csv(&self) -> bool;
+}
+
+/// Hive rows as `cat` prints them: a JSON object line, or a CSV record.
+pub struct HiveLines {
+    names: Vec<String>,
+    types: Vec<HiveType>,
+    csv: bool,
+    cell: String,
+}
+
+impl HiveLines {
+    /// Lines of rows of `schema`'s columns, as CSV records when `csv`.
+    pub fn new(schema: &Schema, csv: bool) -> Self {
+        HiveLines {
+            names: schema.columns().iter().map(|c| c.name.clone()).collect(),
+            types: schema.columns().iter().map(|c| c.ty.clone()).collect(),
+            csv,
+            cell: String::new(),
+        }
+    }
+    /// `row` as a line (no line break), replacing what `line` held.
+    pub fn render(&mut self, row: &[Value], line: &mut String) {
+        line.clear();
+        crate::read_cmds::row_line(
+            line,
+            row,
+            &self.types,
+            &self.names,
+            self.csv,
+            &mut self.cell,
+        );
+    }
+    /// The column names (the CSV header).
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+    /// Whether lines are CSV records.
+    pub fn csv(&self) -> bool {
+        self.csv
+    }
 }
 
 pub fn open(a: &ConvertArgs, from: Fmt, to: Fmt) -> Result<Box<dyn Source>, Failure> {
@@ -94,47 +134,30 @@ pub(super) fn model_columns(m: &Model) -> Vec<String> {
 
 struct RcSource {
     rows: RowReader<FileSource>,
-    names: Vec<String>,
-    types: Vec<HiveType>,
-    cell: String,
+    lines: HiveLines,
     total: u64,
     file: std::path::PathBuf,
     model: Model,
-    csv: bool,
 }
 
 impl RcSource {
     fn open(a: &ConvertArgs, csv: bool) -> Result<Self, Failure> {
         let src = FileSource::open(&a.input).map_err(|e| Failure::from(e).context(&a.input))?;
         let o = crate::read_cmds::open_rows(&a.read, src)?;
-        let names: Vec<String> = o
-            .selected
-            .iter()
-            .filter_map(|&i| o.schema.columns().get(i))
-            .map(|c| c.name.clone())
-            .collect();
-        let fields = o
-            .selected
-            .iter()
-            .filter_map(|&i| o.schema.columns().get(i))
-            .cloned()
-            .collect();
-        let types = o
-            .selected
-            .iter()
-            .filter_map(|&i| o.schema.columns().get(i))
-            .map(|c| c.ty.clone())
-            .collect();
+        let selected = Schema::new(
+            o.selected
+                .iter()
+                .filter_map(|&i| o.schema.columns().get(i))
+                .cloned()
+                .collect(),
+        );
         let total = o.bytes;
         Ok(RcSource {
             rows: RowReader::from_reader(o.reader, o.schema, o.serde, o.selected),
-            names,
-            types,
-            cell: String::new(),
+            lines: HiveLines::new(&selected, csv),
             total,
             file: a.input.clone(),
-            model: Model::Hive(Schema::new(fields)),
-            csv,
+            model: Model::Hive(selected),
         })
     }
 }
@@ -148,15 +171,7 @@ impl Source for RcSource {
         let Some(row) = row else {
             return Ok(false);
         };
-        line.clear();
-        crate::read_cmds::row_line(
-            line,
-            row,
-            &self.types,
-            &self.names,
-            self.csv,
-            &mut self.cell,
-        );
+        self.lines.render(row, line);
         Ok(true)
     }
     fn consumed(&self) -> Option<u64> {
@@ -166,13 +181,13 @@ impl Source for RcSource {
         Some(self.total)
     }
     fn columns(&self) -> &[String] {
-        &self.names
+        self.lines.names()
     }
     fn model(&self) -> &Model {
         &self.model
     }
     fn csv(&self) -> bool {
-        self.csv
+        self.lines.csv()
     }
 }
 

@@ -3,7 +3,7 @@
 //! as JSON by their column's type.
 
 use super::csv::CsvReader;
-use super::sources::{model_columns, schema_model, Model, Source};
+use super::sources::{model_columns, schema_model, HiveLines, Model, Source};
 use super::ConvertArgs;
 use crate::Failure;
 use colfile::format::tsfile::DataType;
@@ -132,7 +132,7 @@ impl Source for JsonlSource {
         &self.model
     }
     fn csv(&self) -> bool {
-        self.hive.as_ref().is_some_and(|h| h.csv)
+        self.hive.as_ref().is_some_and(|h| h.lines.csv())
     }
 }
 
@@ -148,22 +148,16 @@ enum CellKind {
 /// Rows of a Hive schema as `cat` prints them: each value read as `write` reads it, then
 /// printed as `cat` prints it.
 struct HiveRows {
-    csv: bool,
     schema: Schema,
-    names: Vec<String>,
-    types: Vec<HiveType>,
-    cell: String,
+    lines: HiveLines,
 }
 
 impl HiveRows {
     fn of(m: &Model, csv: bool) -> Option<HiveRows> {
         match m {
             Model::Hive(s) => Some(HiveRows {
-                csv,
                 schema: s.clone(),
-                names: s.columns().iter().map(|c| c.name.clone()).collect(),
-                types: s.columns().iter().map(|c| c.ty.clone()).collect(),
-                cell: String::new(),
+                lines: HiveLines::new(s, csv),
             }),
             _ => None,
         }
@@ -172,15 +166,7 @@ impl HiveRows {
     fn line(&mut self, j: &Json, line: &mut String) -> Result<(), String> {
         let row =
             colfile::rcfile::json::row_from_json(&self.schema, j).map_err(|e| e.to_string())?;
-        line.clear();
-        crate::read_cmds::row_line(
-            line,
-            &row,
-            &self.types,
-            &self.names,
-            self.csv,
-            &mut self.cell,
-        );
+        self.lines.render(&row, line);
         Ok(())
     }
 }
@@ -210,7 +196,7 @@ impl CsvSource {
             .collect::<Result<_, _>>()?;
         let hive = HiveRows::of(&model, to_csv);
         let columns = match &hive {
-            Some(h) => h.names.clone(),
+            Some(h) => h.lines.names().to_vec(),
             None => header.clone(),
         };
         Ok(CsvSource {
@@ -310,6 +296,6 @@ impl Source for CsvSource {
         &self.model
     }
     fn csv(&self) -> bool {
-        self.hive.as_ref().is_some_and(|h| h.csv)
+        self.hive.as_ref().is_some_and(|h| h.lines.csv())
     }
 }
