@@ -105,6 +105,7 @@ pub use hive_types::{
 };
 pub use rcfile_reader::{RcFileArrowReader, RcFileArrowReaderBuilder};
 pub use rcfile_writer::RcFileArrowWriter;
+pub use spare::release_parked_buffers;
 pub use tsfile_reader::{TsFileArrowReader, TsFileArrowReaderBuilder};
 pub use tsfile_types::{
     arrow_schema_to_tsfile, tsfile_table_to_arrow, TSFILE_CATEGORY_KEY, TSFILE_TYPE_KEY,

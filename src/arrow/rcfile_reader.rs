@@ -131,7 +131,8 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
 /// Primitive and string columns move into the arrays without a copy. Once the caller has
 /// dropped a row group's batches, the reader takes their buffers back for the next one (a
 /// batch still held keeps its own), and a dropped reader leaves its decode buffers to the
-/// next reader on the same thread (at most 64 MiB per thread are kept that way).
+/// next reader on the same thread (at most 64 MiB per thread are kept that way; see
+/// [`release_parked_buffers`](super::release_parked_buffers)).
 ///
 /// ```
 /// use colfile::arrow::RcFileArrowReader;

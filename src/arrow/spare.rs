@@ -26,6 +26,28 @@ thread_local! {
     static PARKED: RefCell<Vec<ColumnBatch>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Frees the decode buffers that dropped [`RcFileArrowReader`](super::RcFileArrowReader)s
+/// left on this thread for its next reader (at most 64 MiB; they are freed anyway when the
+/// thread ends). Returns how many bytes that was.
+///
+/// ```
+/// use colfile::arrow::{release_parked_buffers, RcFileArrowReader};
+/// use colfile::rcfile::Serde;
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rcfile/multi_group_text.rc"))?;
+/// let schema = "id:int,same:string,grp:bigint,txt:string".parse()?;
+/// let reader = RcFileArrowReader::builder(bytes.as_slice(), schema, Serde::text()).build()?;
+/// let rows: usize = reader.map(|b| b.map(|b| b.num_rows())).sum::<Result<_, _>>()?;
+/// assert!(rows > 0);
+/// // The reader is gone; its buffers were kept for the next one until now.
+/// assert!(release_parked_buffers() > 0);
+/// assert_eq!(release_parked_buffers(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn release_parked_buffers() -> usize {
+    let parked = PARKED.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    parked.iter().filter_map(|b| heap_bytes(b.values())).sum()
+}
+
 /// `n` column batches for a new reader: parked ones first (emptied as they are decoded into).
 pub(super) fn unpark(n: usize) -> Vec<ColumnBatch> {
     let mut out = PARKED.with(|p| {
