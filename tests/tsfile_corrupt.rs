@@ -57,8 +57,16 @@ fn a_wrong_marker_where_a_chunk_should_be_is_corrupt() {
 #[test]
 fn a_page_larger_than_the_limit_is_refused_before_allocating() {
     let b = fixture("multi_page");
-    let e = read_all(b, Limits::default().with_max_alloc_bytes(512)).unwrap_err();
+    let e = read_all(b.clone(), Limits::default().with_max_alloc_bytes(512)).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { .. }), "{e}");
+    // Whichever structure trips a cap first (metadata, index node, chunk, page headers,
+    // page), the error says where it starts.
+    for max in [16, 64, 256, 512, 1024, 4096, 16384] {
+        if let Err(e) = read_all(b.clone(), Limits::default().with_max_alloc_bytes(max)) {
+            assert!(matches!(e.kind(), ErrorKind::LimitExceeded { .. }), "{e}");
+            assert!(e.location().offset.is_some(), "limit {max}: {e}");
+        }
+    }
 }
 
 #[test]

@@ -58,7 +58,9 @@ impl RawChunk {
         let size = self.header.data_size as usize;
         match window.get(start..).and_then(|rest| rest.get(..size)) {
             Some(body) => {
-                limits.check_alloc("chunk data", size as u64)?;
+                limits
+                    .check_alloc("chunk data", size as u64)
+                    .map_err(|e| e.at_offset(self.body_offset))?;
                 self.body = body.to_vec();
                 Ok(())
             }
@@ -103,7 +105,9 @@ impl RawChunk {
 
     /// Reads the `data_size` bytes of pages after the header.
     pub fn load_body<S: ByteSource + ?Sized>(&mut self, source: &S, limits: &Limits) -> Result<()> {
-        let n = limits.check_alloc("chunk data", self.header.data_size as u64)?;
+        let n = limits
+            .check_alloc("chunk data", self.header.data_size as u64)
+            .map_err(|e| e.at_offset(self.body_offset))?;
         self.body = vec![0u8; n];
         source.read_exact_at(self.body_offset, &mut self.body)
     }

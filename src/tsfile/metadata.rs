@@ -94,7 +94,9 @@ impl FileMetadata {
                     l_at,
                 )
             })?;
-        let n = limits.check_alloc("file metadata", l_at - footer_start)?;
+        let n = limits
+            .check_alloc("file metadata", l_at - footer_start)
+            .map_err(|e| e.at_offset(footer_start))?;
         let bytes = read_range(src, footer_start, n)?;
         let footer = TsFileMetadata::read(&mut Cursor::new(&bytes, footer_start), limits)
             .map_err(|e| e.in_section("file metadata"))?;
@@ -492,7 +494,10 @@ impl FileMetadata {
             )
             .at_offset(start));
         }
-        let n = self.limits.check_alloc("index node", end - start)?;
+        let n = self
+            .limits
+            .check_alloc("index node", end - start)
+            .map_err(|e| e.at_offset(start))?;
         read_range(src, start, n)
     }
 }

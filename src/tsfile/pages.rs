@@ -117,7 +117,9 @@ fn push_page(
     offset: u64,
 ) -> Result<()> {
     let bytes = (pages.len() as u64 + 1) * std::mem::size_of::<PageRef>() as u64;
-    limits.check_alloc("page headers", bytes)?;
+    limits
+        .check_alloc("page headers", bytes)
+        .map_err(|e| e.at_offset(offset))?;
     pages.push(PageRef {
         index,
         header,
@@ -141,7 +143,10 @@ fn locate_pages<S: ByteSource + ?Sized>(
         let mut want = HEADER_WINDOW;
         let (header, payload) = loop {
             let n = want.min(end - pos);
-            buf.resize(limits.check_alloc("page header", n)?, 0);
+            let size = limits
+                .check_alloc("page header", n)
+                .map_err(|e| e.at_offset(pos))?;
+            buf.resize(size, 0);
             source.read_exact_at(pos, &mut buf)?;
             let mut c = Cursor::new(&buf, pos);
             match PageHeader::read(&mut c, chunk.header.data_type, true) {
