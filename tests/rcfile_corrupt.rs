@@ -120,18 +120,41 @@ fn metadata_counts_and_column_number() {
     // Missing column count.
     let mut b = b"RCF\x01\x00\x00\x00\x00\x00".to_vec();
     b.extend_from_slice(&[0; 16]);
-    assert!(corrupt_msg(&read_all(&b).unwrap_err()).contains("hive.io.rcfile.column.number"));
+    let e = read_all(&b).unwrap_err();
+    assert!(corrupt_msg(&e).contains("hive.io.rcfile.column.number"));
+    // At the metadata entry count (after magic, version and the compression flag).
+    assert_eq!(e.location().offset, Some(5), "{e}");
     // Column count above the limit.
     let w = Writer::builder(Vec::new(), 5000).build().unwrap();
     let b = w.finish_into_inner().unwrap().0;
     let limits = Limits::default().with_max_columns(100);
+    let e = read_all_with(&b, limits).unwrap_err();
     assert!(matches!(
-        read_all_with(&b, limits).unwrap_err().kind(),
+        e.kind(),
         ErrorKind::LimitExceeded {
             what: "column count",
             ..
         }
     ));
+    // At the value: a Text of length 4, "5000".
+    let at = e.location().offset.expect("an offset") as usize;
+    assert_eq!(b.get(at..at + 5), Some(&b"\x045000"[..]), "{e}");
+}
+
+#[test]
+fn allocation_limit_errors_say_where() {
+    for codec in [None, Some(HadoopCodec::Gzip)] {
+        let b = sample(codec);
+        let mut tripped = 0;
+        for max in [8, 32, 64, 128, 256, 1024, 4096] {
+            if let Err(e) = read_all_with(&b, Limits::default().with_max_alloc_bytes(max)) {
+                assert!(matches!(e.kind(), ErrorKind::LimitExceeded { .. }), "{e}");
+                assert!(e.location().offset.is_some(), "{codec:?} limit {max}: {e}");
+                tripped += 1;
+            }
+        }
+        assert!(tripped > 0, "{codec:?}: no cap tripped");
+    }
 }
 
 #[test]

@@ -165,10 +165,16 @@ impl Header {
         // Each entry takes at least two bytes, so the count is also bounded by what remains.
         c.need("metadata", count as usize * 2).map_err(ctx)?;
         let mut metadata = Vec::with_capacity(count as usize);
+        // Where the column count's value is (the last entry with its key wins, as in
+        // `metadata_value`); errors about it point there, or at the entry count.
+        let mut column_number_at = at;
         for _ in 0..count {
             let k = c
                 .read_text("metadata key", limits.max_string_len)
                 .map_err(ctx)?;
+            if k == COLUMN_NUMBER_KEY {
+                column_number_at = c.offset();
+            }
             let v = c
                 .read_text("metadata value", limits.max_string_len)
                 .map_err(ctx)?;
@@ -195,6 +201,7 @@ impl Header {
                 format!("header metadata lacks {COLUMN_NUMBER_KEY}"),
             )
             .in_section("header")
+            .at_offset(column_number_at)
         })?;
         let n: i64 = n.trim_start_matches('+').parse().map_err(|_| {
             Error::corrupt(
@@ -202,17 +209,20 @@ impl Header {
                 format!("{COLUMN_NUMBER_KEY} is {n:?}, not a number"),
             )
             .in_section("header")
+            .at_offset(column_number_at)
         })?;
         if n < 0 || n > i32::MAX as i64 {
             return Err(
                 Error::corrupt("rcfile", format!("{COLUMN_NUMBER_KEY} is {n}"))
-                    .in_section("header"),
+                    .in_section("header")
+                    .at_offset(column_number_at),
             );
         }
         if n as usize > limits.max_columns {
             return Err(
                 Error::limit("column count", n as u64, limits.max_columns as u64)
-                    .in_section("header"),
+                    .in_section("header")
+                    .at_offset(column_number_at),
             );
         }
         h.column_count = n as usize;
@@ -227,14 +237,24 @@ impl Header {
                 Error::corrupt("rcfile", "file is empty (0 bytes): not an RCFile").at_offset(0),
             );
         }
-        let mut want = len.min(64 * 1024);
+        // A first read of what the allocation limit allows, grown while the header goes on.
+        let cap = u64::try_from(limits.max_alloc_bytes).unwrap_or(u64::MAX);
+        let mut want = len.min(64 * 1024).min(cap.max(1));
         loop {
-            let n = limits.check_alloc("header", want)?;
+            let n = limits
+                .check_alloc("header", want)
+                .map_err(|e| e.at_offset(0))?;
             let mut buf = vec![0u8; n];
             source.read_exact_at(0, &mut buf)?;
             match Header::parse(&buf, limits) {
                 Err(e) if matches!(e.kind(), ErrorKind::Truncated { .. }) && want < len => {
-                    want = (want * 4).min(len);
+                    // Past the cap the check above refuses it.
+                    want = if want >= cap {
+                        want * 4
+                    } else {
+                        (want * 4).min(cap)
+                    }
+                    .min(len);
                 }
                 r => return r,
             }

@@ -293,11 +293,18 @@ impl<S: ByteSource> Reader<S> {
             );
         }
         // Key section.
-        let ckey = self.limits.check_alloc("key section", ckey_len as u64)?;
+        let in_key = |e: Error| e.in_section("key section").at_offset(key_start);
+        let ckey = self
+            .limits
+            .check_alloc("key section", ckey_len as u64)
+            .map_err(in_key)?;
         let key_plain = match &self.codec {
             Some(codec) => check_plain_len(codec.algorithm(), ckey, key_len as u64, &self.limits)
-                .map_err(|e| e.in_section("key section").at_offset(key_start))?,
-            None => self.limits.check_alloc("key section", key_len as u64)?,
+                .map_err(in_key)?,
+            None => self
+                .limits
+                .check_alloc("key section", key_len as u64)
+                .map_err(in_key)?,
         };
         let g = &mut self.group;
         g.key.clear();
@@ -306,7 +313,7 @@ impl<S: ByteSource> Reader<S> {
             self.source.read_exact_at(key_start, &mut self.scratch)?;
             codec
                 .decompress(&self.scratch, &mut g.key, key_plain)
-                .map_err(|e| e.in_section("key section").at_offset(key_start))?;
+                .map_err(in_key)?;
             if g.key.len() != key_plain {
                 return Err(Error::corrupt(
                     "rcfile",
@@ -356,7 +363,10 @@ impl<S: ByteSource> Reader<S> {
                 col_start += l.on_disk_len;
                 continue;
             }
-            let on_disk = self.limits.check_alloc("column size", l.on_disk_len)?;
+            let on_disk = self
+                .limits
+                .check_alloc("column size", l.on_disk_len)
+                .map_err(|e| e.in_column(col).at_offset(col_start))?;
             let mut data = self.spare.pop().unwrap_or_default();
             let lengths = g.key.get(l.lengths.clone()).unwrap_or_default();
             let result = if let Some(codec) = self.codec.as_mut() {
