@@ -12,6 +12,8 @@
 //! - [`RcFileTable`]: RCFiles with a given Hive schema and serde. Scans read only the
 //!   projected columns and run in parallel over byte-range splits, which RCFile cuts on its
 //!   sync markers as Hive does.
+//! - [`with_table_factories`]: both as `CREATE EXTERNAL TABLE ... STORED AS TSFILE | RCFILE`
+//!   in SQL ([`factory`]).
 //!
 //! ```
 //! use colfile_datafusion::{register_tsfile, TsFileOptions};
@@ -33,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod exec;
+pub mod factory;
 pub mod filter;
 pub mod listing;
 pub mod rcfile;
@@ -44,6 +47,7 @@ use std::sync::Arc;
 
 use datafusion::prelude::SessionContext;
 
+pub use factory::{with_table_factories, ColfileTableFactory};
 pub use listing::{list_files, TableFile};
 pub use rcfile::{RcFileOptions, RcFileTable};
 pub use tsfile::{TsFileOptions, TsFileTable};
