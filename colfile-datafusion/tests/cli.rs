@@ -63,7 +63,7 @@ fn rcfile_tables_need_their_schema() {
 
 #[test]
 fn errors_are_one_line() {
-    let usage = sql(&["SELECT 1"]);
+    let usage = sql(&[]);
     assert_eq!(usage.status.code(), Some(2));
     let bad = sql(&["SELECT nope FROM basic", "fixtures/tsfile/basic.tsfile"]);
     assert_eq!(bad.status.code(), Some(1));
@@ -80,4 +80,29 @@ fn errors_are_one_line() {
     assert!(err.contains("'not a time'"), "{err}");
     let absent = sql(&["SELECT 1", "fixtures/none/*.tsfile"]);
     assert_eq!(absent.status.code(), Some(1));
+}
+
+#[test]
+fn tables_defined_in_the_sql_and_several_statements() {
+    let q = "CREATE EXTERNAL TABLE w STORED AS TSFILE LOCATION 'fixtures/tsfile/basic.tsfile'; \
+             CREATE EXTERNAL TABLE r (id INT, same VARCHAR, grp BIGINT, txt VARCHAR) STORED AS RCFILE \
+             LOCATION 'fixtures/rcfile/multi_group_text.rc' OPTIONS ('serde' 'text'); \
+             SELECT (SELECT count(*) FROM w) AS w, (SELECT count(*) FROM r WHERE id IS NOT NULL) AS r";
+    let out = stdout(&sql(&[q, "--format", "csv"]));
+    let dump: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/rcfile/multi_group_text.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let rows = dump["rows"].as_array().unwrap();
+    let ids = rows.iter().filter(|r| !r[0].is_null()).count();
+    assert_eq!(out, format!("w,r\n10,{ids}\n"));
+    // A statement that does not parse: one line, exit 1.
+    let bad = sql(&["SELECT 1; SELEC 2"]);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.lines().count() == 1 && err.contains("SELEC"), "{err}");
 }

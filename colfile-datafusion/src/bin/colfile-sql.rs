@@ -8,6 +8,10 @@
 //! Each LOCATION (a file, a directory or a glob) becomes a table, named NAME or after the
 //! file or directory; its format comes from its first file's magic bytes. RCFiles need
 //! `--schema` and `--serde` (the table definition: RCFile stores neither).
+//!
+//! The SQL may hold several statements separated by `;`, run in order; the last one's result
+//! is printed. Tables can also be defined there, without LOCATION arguments:
+//! `CREATE EXTERNAL TABLE t STORED AS TSFILE LOCATION 'dir'; SELECT count(*) FROM t`.
 
 use std::io::Write;
 use std::path::Path;
@@ -16,14 +20,19 @@ use std::process::ExitCode;
 use arrow_schema::TimeUnit;
 use colfile::rcfile::{Schema, Serde};
 use colfile_datafusion::{
-    list_files, register_rcfile, register_tsfile, RcFileOptions, TsFileOptions,
+    list_files, register_rcfile, register_tsfile, with_table_factories, RcFileOptions,
+    TsFileOptions,
 };
 use datafusion::arrow::util::pretty::pretty_format_batches;
+use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion::sql::parser::DFParser;
 
 const USAGE: &str = "usage: colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
        [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl] [--partitions N] [--explain]
-LOCATION: a file, a directory or a glob; it becomes table NAME (default: the file or directory name).";
+LOCATION: a file, a directory or a glob; it becomes table NAME (default: the file or directory name).
+The SQL may hold several statements separated by ';' (CREATE EXTERNAL TABLE ... STORED AS TSFILE|RCFILE
+LOCATION '...' defines a table); the last one's result is printed.";
 
 struct Args {
     sql: String,
@@ -98,7 +107,7 @@ fn parse() -> Result<Args, String> {
             other => return Err(format!("{}\n{USAGE}", other.unexpected())),
         }
     }
-    if a.sql.is_empty() || a.tables.is_empty() {
+    if a.sql.trim().is_empty() {
         return Err(USAGE.into());
     }
     if !["table", "csv", "jsonl"].contains(&a.format.as_str()) {
@@ -136,7 +145,10 @@ async fn run(a: Args) -> Result<(), String> {
     if let Some(n) = a.partitions {
         config = config.with_target_partitions(n.max(1));
     }
-    let ctx = SessionContext::new_with_config(config);
+    let state = SessionStateBuilder::new()
+        .with_config(config)
+        .with_default_features();
+    let ctx = SessionContext::new_with_state(with_table_factories(state).build());
     for (name, location) in &a.tables {
         let first = list_files(location, None).map_err(|e| e.to_string())?;
         let is_rcfile = first
@@ -154,13 +166,20 @@ async fn run(a: Args) -> Result<(), String> {
         };
         r.map_err(|e| format!("{location}: {e}"))?;
     }
-    let sql = if a.explain {
-        format!("EXPLAIN {}", a.sql)
-    } else {
-        a.sql.clone()
-    };
-    let df = ctx.sql(&sql).await.map_err(|e| e.to_string())?;
-    let batches = df.collect().await.map_err(|e| e.to_string())?;
+    let statements = DFParser::parse_sql(&a.sql).map_err(|e| e.to_string())?;
+    let last = statements.len().saturating_sub(1);
+    let mut batches = Vec::new();
+    for (i, statement) in statements.into_iter().enumerate() {
+        let plan = ctx.state().statement_to_plan(statement).await;
+        let mut df = ctx
+            .execute_logical_plan(plan.map_err(|e| e.to_string())?)
+            .await
+            .map_err(|e| e.to_string())?;
+        if i == last && a.explain {
+            df = df.explain(false, false).map_err(|e| e.to_string())?;
+        }
+        batches = df.collect().await.map_err(|e| e.to_string())?;
+    }
     let mut out = std::io::stdout().lock();
     let written = match a.format.as_str() {
         "csv" => {
