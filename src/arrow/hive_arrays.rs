@@ -52,8 +52,8 @@ impl HiveToArrow {
         ty: &HiveType,
         spare: &mut Spare,
     ) -> Result<ArrayRef> {
-        let nulls = null_buffer(batch.validity());
         let (valid, values) = batch.parts_mut();
+        let nulls = null_buffer(valid);
         Ok(match (values, ty) {
             (BatchValues::Boolean(v), _) => {
                 Arc::new(BooleanArray::new(BooleanBuffer::from(v.as_slice()), nulls))
@@ -357,10 +357,10 @@ impl HiveToArrow {
 pub(super) fn restore(batch: &mut ColumnBatch, spare: &mut Spare, allocate: bool) {
     fn refill<T: arrow_buffer::ArrowNativeType>(v: &mut Vec<T>, spare: &mut Spare, allocate: bool) {
         if v.capacity() == 0 {
-            match spare.take_back() {
-                Ok(back) => *v = back,
-                Err(room) if allocate => *v = Vec::with_capacity(room),
-                Err(_) => {}
+            if allocate {
+                *v = spare.take();
+            } else if let Ok(back) = spare.take_back() {
+                *v = back;
             }
         }
     }

@@ -17,7 +17,7 @@ use std::cell::RefCell;
 
 use arrow_buffer::{ArrowNativeType, Buffer, ScalarBuffer};
 
-use crate::rcfile::batch::{BatchValues, ColumnBatch};
+use crate::rcfile::batch::ColumnBatch;
 
 /// The most decode-buffer memory a thread keeps for its next reader.
 pub(super) const PARKED_BYTES: usize = 64 << 20;
@@ -45,7 +45,7 @@ thread_local! {
 /// ```
 pub fn release_parked_buffers() -> usize {
     let parked = PARKED.with(|p| std::mem::take(&mut *p.borrow_mut()));
-    parked.iter().filter_map(|b| heap_bytes(b.values())).sum()
+    parked.iter().filter_map(|b| b.heap_bytes()).sum()
 }
 
 /// `n` column batches for a new reader: parked ones first (emptied as they are decoded into).
@@ -63,9 +63,9 @@ pub(super) fn unpark(n: usize) -> Vec<ColumnBatch> {
 pub(super) fn park(batches: Vec<ColumnBatch>) {
     PARKED.with(|p| {
         let mut p = p.borrow_mut();
-        let mut held: usize = p.iter().filter_map(|b| heap_bytes(b.values())).sum();
+        let mut held: usize = p.iter().filter_map(|b| b.heap_bytes()).sum();
         for b in batches {
-            let Some(bytes) = heap_bytes(b.values()) else {
+            let Some(bytes) = b.heap_bytes() else {
                 continue;
             };
             if bytes > 0 && held + bytes <= PARKED_BYTES {
@@ -74,25 +74,6 @@ pub(super) fn park(batches: Vec<ColumnBatch>) {
             }
         }
     });
-}
-
-/// The memory `values` keeps allocated; `None` for values held as `Value`s (not parked).
-fn heap_bytes(values: &BatchValues) -> Option<usize> {
-    fn cap<T>(v: &Vec<T>) -> usize {
-        v.capacity() * std::mem::size_of::<T>()
-    }
-    Some(match values {
-        BatchValues::Boolean(v) => cap(v),
-        BatchValues::Int(v) => cap(v),
-        BatchValues::Float(v) => cap(v),
-        BatchValues::Double(v) => cap(v),
-        BatchValues::Date(v) => cap(v),
-        BatchValues::Timestamp(v) => cap(v),
-        BatchValues::Decimal { values, .. } => cap(values),
-        BatchValues::Bytes { data, offsets } => cap(data) + cap(offsets),
-        BatchValues::List { offsets, items } => cap(offsets) + heap_bytes(items.values())?,
-        _ => return None,
-    })
 }
 
 /// The buffers one column lent to Arrow in the previous round and in this one.
@@ -205,20 +186,20 @@ mod tests {
         group
             .decode_batch(1, &HiveType::String, &Serde::text(), &mut b)
             .unwrap();
-        let bytes = heap_bytes(b.values()).unwrap();
+        let bytes = b.heap_bytes().unwrap();
         assert!(bytes > 0);
         // Values held as `Value`s (the default) are not kept; the other comes back whole.
         park(vec![b, ColumnBatch::default()]);
         let back = unpark(2);
-        assert_eq!(heap_bytes(back[0].values()), Some(bytes));
+        assert_eq!(back[0].heap_bytes(), Some(bytes));
         assert_eq!(back[1], ColumnBatch::default());
         assert_eq!(unpark(1)[0], ColumnBatch::default());
         // Past the cap nothing more is kept.
         let one = back[0].clone();
-        let per = heap_bytes(one.values()).unwrap();
+        let per = one.heap_bytes().unwrap();
         park(vec![one; PARKED_BYTES / per + 2]);
         let parked = unpark(PARKED_BYTES / per + 2);
-        let held: usize = parked.iter().filter_map(|b| heap_bytes(b.values())).sum();
+        let held: usize = parked.iter().filter_map(|b| b.heap_bytes()).sum();
         assert!(held <= PARKED_BYTES && held + per > PARKED_BYTES, "{held}");
     }
 }

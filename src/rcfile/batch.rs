@@ -105,6 +105,27 @@ impl ColumnBatch {
     pub(crate) fn parts_mut(&mut self) -> (&[bool], &mut BatchValues) {
         (&self.valid, &mut self.values)
     }
+    /// The memory the batch keeps allocated (validity and values); `None` when the values
+    /// are held as [`Value`]s, whose own allocations are not counted.
+    #[cfg(feature = "arrow")]
+    pub(crate) fn heap_bytes(&self) -> Option<usize> {
+        fn cap<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        let values = match &self.values {
+            BatchValues::Boolean(v) => cap(v),
+            BatchValues::Int(v) => cap(v),
+            BatchValues::Float(v) => cap(v),
+            BatchValues::Double(v) => cap(v),
+            BatchValues::Date(v) => cap(v),
+            BatchValues::Timestamp(v) => cap(v),
+            BatchValues::Decimal { values, .. } => cap(values),
+            BatchValues::Bytes { data, offsets } => cap(data) + cap(offsets),
+            BatchValues::List { offsets, items } => cap(offsets) + items.heap_bytes()?,
+            BatchValues::Nested(_) => return None,
+        };
+        Some(cap(&self.valid) + values)
+    }
     /// Row `i` as a [`Value`] (`None` past the end).
     pub fn value(&self, i: usize, ty: &HiveType) -> Option<Value> {
         if !*self.valid.get(i)? {
