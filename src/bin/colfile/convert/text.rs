@@ -56,7 +56,7 @@ impl TextInput {
 }
 
 pub(super) struct JsonlSource {
-    hive: Option<HiveRows>,
+    hive: Option<HiveRetype>,
     scratch: String,
     text: TextInput,
     /// A line read ahead (the first, for the keys of an untyped input).
@@ -70,7 +70,7 @@ impl JsonlSource {
     pub(super) fn open(a: &ConvertArgs, csv: bool) -> Result<Self, Failure> {
         let model = schema_model(a)?;
         let mut s = JsonlSource {
-            hive: HiveRows::of(&model, csv),
+            hive: HiveRetype::of(&model, csv),
             scratch: String::new(),
             text: TextInput::open(a)?,
             ahead: None,
@@ -145,17 +145,18 @@ enum CellKind {
     Json,
 }
 
-/// Rows of a Hive schema as `cat` prints them: each value read as `write` reads it, then
-/// printed as `cat` prints it.
-struct HiveRows {
+/// Text rows retyped by a Hive schema, as `cat` prints them: each value read as `write`
+/// reads it, then printed as `cat` prints it. (Not `pipe::HiveRows`, which yields the
+/// values themselves.)
+struct HiveRetype {
     schema: Schema,
     lines: HiveLines,
 }
 
-impl HiveRows {
-    fn of(m: &Model, csv: bool) -> Option<HiveRows> {
+impl HiveRetype {
+    fn of(m: &Model, csv: bool) -> Option<HiveRetype> {
         match m {
-            Model::Hive(s) => Some(HiveRows {
+            Model::Hive(s) => Some(HiveRetype {
                 schema: s.clone(),
                 lines: HiveLines::new(s, csv),
             }),
@@ -172,7 +173,7 @@ impl HiveRows {
 }
 
 pub(super) struct CsvSource {
-    hive: Option<HiveRows>,
+    hive: Option<HiveRetype>,
     csv: CsvReader,
     /// The input's header, and the output rows' keys (the schema's columns when typed).
     header: Vec<String>,
@@ -194,7 +195,7 @@ impl CsvSource {
             .iter()
             .map(|n| cell_kind(&model, n))
             .collect::<Result<_, _>>()?;
-        let hive = HiveRows::of(&model, to_csv);
+        let hive = HiveRetype::of(&model, to_csv);
         let columns = match &hive {
             Some(h) => h.lines.names().to_vec(),
             None => header.clone(),
