@@ -11,7 +11,9 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
-    /// Largest single buffer (decompressed column, key section, value section) in bytes.
+    /// Largest single buffer (decompressed column, key section, value section, a TsFile
+    /// page's decoded timestamps) in bytes. Totals over several buffers have their own
+    /// caps: [`Limits::max_row_group_bytes`], [`Limits::max_chunk_points`].
     pub max_alloc_bytes: usize,
     /// Most metadata entries in a header.
     pub max_metadata_entries: usize,
@@ -32,6 +34,22 @@ pub struct Limits {
     /// are [`crate::ErrorKind::Corrupt`] whatever this says; the walks recurse once per
     /// level, so this also bounds their stack use.
     pub max_index_depth: usize,
+    /// Most bytes one RCFile row group may cost once read, summed over the group before any
+    /// column of it is read: its decompressed key section, plus for each projected column
+    /// its decompressed bytes, its cell offsets (4 bytes a row) and the per-row structure
+    /// that typed decoding builds (one [`crate::rcfile::Value`], the largest, a row). A
+    /// "nulled" column (no cell lengths: every row NULL) costs its offsets and values too,
+    /// whatever its size on disk, so a row count of billions in a tiny file is refused
+    /// here. The row count itself cannot be bounded by the file's bytes: a run of equal
+    /// cell lengths is one VLong whatever its length, and empty cells take no value bytes.
+    /// A schema column the file lacks costs its per-row values, checked per column.
+    /// This also caps the decompressed total of a row group (several columns each under
+    /// [`Limits::max_decompressed_bytes`]).
+    pub max_row_group_bytes: usize,
+    /// Most points one TsFile chunk may decode to, summed over its pages (a chunk's pages
+    /// are decoded together). Each point costs 8 bytes of time and its value. A page also
+    /// never decodes to more points than its statistics count, when it has statistics.
+    pub max_chunk_points: usize,
 }
 
 impl Default for Limits {
@@ -48,6 +66,10 @@ impl Default for Limits {
             max_decompressed_bytes: 256 << 20,
             // A valid tree of 2^31 entries with fan-out 2 has 31 levels.
             max_index_depth: 40,
+            // Hive writes 4 MiB row groups.
+            max_row_group_bytes: 1 << 30,
+            // 1 GiB of timestamps; writers put 10^4 to 10^6 points in a chunk.
+            max_chunk_points: 1 << 27,
         }
     }
 }
@@ -65,6 +87,8 @@ impl Limits {
             max_decompressed_bytes: usize::MAX,
             // Fan-out is at least 2, so 64-bit offsets cannot address a deeper tree.
             max_index_depth: 64,
+            max_row_group_bytes: usize::MAX,
+            max_chunk_points: usize::MAX,
         }
     }
 
@@ -107,6 +131,17 @@ impl Limits {
     /// Sets [`Limits::max_index_depth`].
     pub fn with_max_index_depth(mut self, n: usize) -> Self {
         self.max_index_depth = n;
+        self
+    }
+
+    /// Sets [`Limits::max_row_group_bytes`].
+    pub fn with_max_row_group_bytes(mut self, n: usize) -> Self {
+        self.max_row_group_bytes = n;
+        self
+    }
+    /// Sets [`Limits::max_chunk_points`].
+    pub fn with_max_chunk_points(mut self, n: usize) -> Self {
+        self.max_chunk_points = n;
         self
     }
 

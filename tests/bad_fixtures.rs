@@ -168,6 +168,24 @@ fn rcfile_table() -> Vec<(&'static str, Expect)> {
                 .column(2)
                 .row_at_mark(),
         ),
+        (
+            "nulled_columns_huge_row_count.rc",
+            expect(
+                Limit,
+                "row group decoded size is 114400000610, above the limit of 1073741824",
+            )
+            .offset(Mark)
+            .row_group(0),
+        ),
+        (
+            "zstd_bombs_across_columns.rc",
+            expect(
+                Limit,
+                "row group decoded size is 1258293396, above the limit of 1073741824",
+            )
+            .offset(Mark)
+            .row_group(0),
+        ),
     ]
 }
 

@@ -384,6 +384,39 @@ fn rcfile_declaring_huge_decompressed_lengths_is_refused() {
     }
 }
 
+/// Deflate bombs in every column of a row group, each under the per-buffer cap: the row
+/// group's total is refused before any column is decompressed.
+#[test]
+fn rcfile_bombs_across_columns_are_refused_per_row_group() {
+    let mut w = Writer::builder(Vec::new(), 8)
+        .with_codec(Some(HadoopCodec::Default))
+        .build()
+        .unwrap();
+    w.write_row(&vec![vec![0u8; 2 * MIB]; 8]).unwrap();
+    let bytes = w.finish_into_inner().unwrap().0;
+    assert!(bytes.len() < 64 << 10, "{} bytes", bytes.len());
+    let limits = |group: usize| {
+        Limits::default()
+            .with_max_decompressed_bytes(4 * MIB)
+            .with_max_row_group_bytes(group)
+    };
+    // Each column alone is allowed; with room for the group, all of it reads.
+    assert_eq!(read_rcfile(&bytes, limits(32 * MIB)).unwrap(), 8);
+    let (r, usage) = timed("8 columns of 2 MiB", || {
+        read_rcfile(&bytes, limits(8 * MIB))
+    });
+    let e = r.unwrap_err();
+    let (what, requested, limit) = limit_of(&e);
+    assert_eq!(what, "row group decoded size", "{e}");
+    assert!(
+        requested > 16 * MIB as u64 && limit == 8 * MIB as u64,
+        "{e}"
+    );
+    assert_eq!(e.location().row_group, Some(0), "{e}");
+    assert!(e.location().offset.is_some(), "{e}");
+    assert!(usage.peak_live < MIB, "{usage:?}");
+}
+
 fn limits_64() -> Limits {
     Limits::default()
         .with_max_alloc_bytes(64 * MIB)

@@ -3,7 +3,9 @@
 //! the way Hive and Trino assign them.
 
 use super::header::Header;
-use super::rowgroup::{decode_column, parse_key, ColumnBytes, ColumnData, RowGroup};
+use super::rowgroup::{
+    check_group_cost, decode_column, parse_key, ColumnBytes, ColumnData, RowGroup,
+};
 use crate::compress::{check_plain_len, Codec};
 use crate::source::ByteSource;
 use crate::{Error, Limits, Result};
@@ -150,6 +152,10 @@ impl<S: ByteSource> Reader<S> {
     /// The file header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+    /// The caps this reader applies.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
     /// Byte offset of the next thing to read.
     pub fn position(&self) -> u64 {
@@ -338,6 +344,18 @@ impl<S: ByteSource> Reader<S> {
             &mut g.layout,
         )
         .map_err(|e| e.at_offset(key_start))?;
+        // Everything the group will hold, summed before any column is read or allocated.
+        let algorithm = self.codec.as_ref().map(|c| c.algorithm());
+        g.cost = check_group_cost(
+            &g.layout,
+            &self.wanted,
+            g.rows,
+            (key_plain, value_start),
+            algorithm,
+            &self.limits,
+        )
+        .map_err(|e| e.at_offset(at))?;
+        g.max_bytes = self.limits.max_row_group_bytes as u64;
         g.index = index;
         g.offset = start;
         g.end = group_end;

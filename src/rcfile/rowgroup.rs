@@ -3,7 +3,7 @@
 //! borrowed slices.
 
 use super::lengths::decode_offsets;
-use crate::compress::{check_plain_len, Codec};
+use crate::compress::{check_plain_len, Algorithm, Codec};
 use crate::format::Cursor;
 use crate::{Error, Limits, Result};
 use std::ops::Range;
@@ -86,6 +86,9 @@ pub struct RowGroup {
     pub(crate) key: Vec<u8>,
     pub(crate) layout: Vec<ColumnLayout>,
     pub(crate) columns: Vec<Option<ColumnData>>,
+    /// [`Limits::max_row_group_bytes`] of the reader, and what the group was charged for.
+    pub(crate) max_bytes: u64,
+    pub(crate) cost: u64,
 }
 
 impl RowGroup {
@@ -141,6 +144,18 @@ impl RowGroup {
     /// that was not projected is an error.
     pub(crate) fn cells_to_decode(&self, col: usize) -> Result<Option<&ColumnData>> {
         if col >= self.num_columns() {
+            // Not charged when the group was read: its NULLs must fit in what is left.
+            let need = (self.rows as u64).saturating_mul(VALUE_BYTES);
+            if self.cost.saturating_add(need) > self.max_bytes {
+                return Err(Error::limit(
+                    "row group decoded size",
+                    self.cost.saturating_add(need),
+                    self.max_bytes,
+                )
+                .in_column(col)
+                .in_row_group(self.index)
+                .at_offset(self.offset));
+            }
             return Ok(None);
         }
         let data = self
@@ -148,6 +163,50 @@ impl RowGroup {
             .ok_or_else(|| Error::invalid(format!("column {col} was not projected")))?;
         Ok((!data.is_nulled()).then_some(data))
     }
+}
+
+/// What typed decoding holds per row of a column: one [`super::Value`], the largest
+/// per-row structure the typed decoders build ([`super::ColumnBatch`] holds less).
+pub(crate) const VALUE_BYTES: u64 = std::mem::size_of::<super::Value>() as u64;
+
+/// What reading and decoding a row group costs, checked against
+/// [`Limits::max_row_group_bytes`] before any column is read: the key section's `key_len`
+/// bytes, and per projected column its plain bytes, 4-byte cell offsets and per-row values.
+/// Each column's own plain length is checked first (as [`decode_column`] will), so that a
+/// single oversized column is named as such. `algorithm` is the file's codec; `value_start`
+/// the file offset of the first column, for locating errors.
+pub(crate) fn check_group_cost(
+    layout: &[ColumnLayout],
+    wanted: &[bool],
+    rows: usize,
+    (key_len, value_start): (usize, u64),
+    algorithm: Option<Algorithm>,
+    limits: &Limits,
+) -> Result<u64> {
+    let offsets_and_values = (rows as u64 + 1).saturating_mul(4 + VALUE_BYTES);
+    let mut cost = key_len as u64;
+    let mut at = value_start;
+    for (col, (l, &w)) in layout.iter().zip(wanted).enumerate() {
+        let nulled = l.lengths.is_empty() && rows > 0;
+        if w && !nulled {
+            let on_disk = usize::try_from(l.on_disk_len).unwrap_or(usize::MAX);
+            match algorithm {
+                Some(a) => check_plain_len(a, on_disk, l.plain_len, limits).map(drop),
+                None => limits.check_alloc("column size", l.plain_len).map(drop),
+            }
+            .map_err(|e| e.in_column(col).at_offset(at))?;
+        }
+        if w {
+            let plain = if nulled { 0 } else { l.plain_len };
+            cost = cost.saturating_add(offsets_and_values.saturating_add(plain));
+        }
+        at = at.saturating_add(l.on_disk_len);
+    }
+    let cap = limits.max_row_group_bytes as u64;
+    if cost > cap {
+        return Err(Error::limit("row group decoded size", cost, cap));
+    }
+    Ok(cost)
 }
 
 /// Parses a decompressed key section: row count, then per column on-disk length, plain

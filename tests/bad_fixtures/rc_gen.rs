@@ -107,6 +107,16 @@ pub fn cases() -> Vec<Case> {
             SMALL,
             binary_serde_varint_overflow,
         ),
+        c(
+            "nulled_columns_huge_row_count.rc",
+            SMALL,
+            nulled_columns_huge_row_count,
+        ),
+        c(
+            "zstd_bombs_across_columns.rc",
+            "all_types_binary_bzip2",
+            zstd_bombs_across_columns,
+        ),
     ]
 }
 
@@ -409,4 +419,94 @@ fn binary_serde_varint_overflow(mut b: Vec<u8>) -> Made {
     let at = start + offs[row] as usize;
     b[at + 1..at + 5].fill(0xff);
     Made::at(b, row as u64)
+}
+
+/// A key section: the row count, then per column its on-disk length, plain length and
+/// cell-lengths buffer.
+fn key_section(rows: i64, columns: &[(u64, u64, Vec<u8>)]) -> Vec<u8> {
+    let mut key = Vec::new();
+    write_vlong(&mut key, rows);
+    for (on_disk, plain, lengths) in columns {
+        write_vlong(&mut key, *on_disk as i64);
+        write_vlong(&mut key, *plain as i64);
+        write_vlong(&mut key, lengths.len() as i64);
+        key.extend_from_slice(lengths);
+    }
+    key
+}
+
+/// A row group record: record length, key length, compressed key length, key, values.
+fn record(key_len: usize, key: &[u8], values: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&((key_len + values.len()) as i32).to_be_bytes());
+    out.extend_from_slice(&(key_len as i32).to_be_bytes());
+    out.extend_from_slice(&(key.len() as i32).to_be_bytes());
+    out.extend_from_slice(key);
+    out.extend_from_slice(values);
+    out
+}
+
+/// The header alone, then one row group of 200 million rows whose every column is
+/// "nulled" (no cell lengths, no bytes): a few dozen bytes that decode to 200 million NULLs
+/// a column. The mark is the record.
+fn nulled_columns_huge_row_count(b: Vec<u8>) -> Made {
+    let h = header(&b);
+    let at = h.length as usize;
+    let cols = vec![(0, 0, Vec::new()); h.column_count];
+    let key = key_section(200_000_000, &cols);
+    let mut out = b[..at].to_vec();
+    out.extend_from_slice(&record(key.len(), &key, &[]));
+    Made::at(out, at as u64)
+}
+
+/// A zstd frame (single segment, content size given) of `len` zero bytes in RLE blocks of
+/// 128 KiB: 4 bytes a block.
+fn zstd_zeros(len: usize) -> Vec<u8> {
+    let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0xe0];
+    f.extend_from_slice(&(len as u64).to_le_bytes());
+    let block = 128 << 10;
+    let n = len.div_ceil(block);
+    for i in 0..n {
+        let size = block.min(len - i * block) as u32;
+        let last = (i + 1 == n) as u32;
+        let h = (size << 3) | (1 << 1) | last; // an RLE block
+        f.extend_from_slice(&h.to_le_bytes()[..3]);
+        f.push(0);
+    }
+    f
+}
+
+/// A zstd frame holding `data` in one raw block.
+fn zstd_raw(data: &[u8]) -> Vec<u8> {
+    let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0xe0];
+    f.extend_from_slice(&(data.len() as u64).to_le_bytes());
+    let h = ((data.len() as u32) << 3) | 1; // a raw block, the last
+    f.extend_from_slice(&h.to_le_bytes()[..3]);
+    f.extend_from_slice(data);
+    f
+}
+
+/// The header made zstd, then one row group of one row whose first 5 columns each hold a
+/// 240 MiB cell of zeros (each under the per-buffer cap of 256 MiB, together 1.2 GiB) in
+/// 8 KB of zstd; the other columns are nulled. The mark is the record.
+fn zstd_bombs_across_columns(b: Vec<u8>) -> Made {
+    let mut h = header(&b);
+    h.codec = Some(colfile::compress::HadoopCodec::ZStandard);
+    h.codec_class = Some("org.apache.hadoop.io.compress.ZStandardCodec".into());
+    let mut out = h.to_bytes();
+    let at = out.len();
+    let plain = 240usize << 20;
+    let bomb = zstd_zeros(plain);
+    let mut lengths = Vec::new();
+    write_vlong(&mut lengths, plain as i64);
+    let cols: Vec<_> = (0..h.column_count)
+        .map(|i| match i < 5 {
+            true => (bomb.len() as u64, plain as u64, lengths.clone()),
+            false => (0, 0, Vec::new()),
+        })
+        .collect();
+    let key = key_section(1, &cols);
+    let values = bomb.repeat(5);
+    out.extend_from_slice(&record(key.len(), &zstd_raw(&key), &values));
+    Made::at(out, at as u64)
 }
