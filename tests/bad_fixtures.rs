@@ -351,6 +351,17 @@ fn tsfile_table() -> Vec<(&'static str, Expect)> {
             ),
         ),
         (
+            "ts2diff_pages_claim_huge_counts.tsfile",
+            page(
+                expect(
+                    Corrupt,
+                    "page holds more points than the 128 its statistics count",
+                )
+                .offset(Mark),
+                "comp.",
+            ),
+        ),
+        (
             "gorilla_stream_truncated.tsfile",
             page(
                 expect(Truncated, "truncated GORILLA stream").section("page payload"),

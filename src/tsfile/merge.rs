@@ -12,11 +12,12 @@ use super::explain::{Explain, Reason};
 use super::page;
 use super::pages::PagedChunk;
 use super::plan::{chunks_of, ChunkRef};
+use super::points::ChunkPoints;
 use super::query::Query;
 use super::reader::TsFileReader;
-use super::scan::{check_type, max_points, DeviceScan};
+use super::scan::{check_type, DeviceScan};
 use crate::format::tsfile::headers::ChunkKind;
-use crate::format::tsfile::Encoding;
+use crate::format::tsfile::{Encoding, Statistics};
 use crate::source::ByteSource;
 use crate::{Error, Result};
 
@@ -105,7 +106,7 @@ impl DeviceScan {
                 .as_ref()
                 .is_some_and(|st| start <= st.start_time && st.end_time <= end);
             let before = s.times.len();
-            read_chunk(r, off, covered, (start, end), s, codecs, ex)
+            read_chunk(r, (off, st.as_ref()), covered, (start, end), s, codecs, ex)
                 .map_err(|e| e.in_chunk(off))?;
             ex.rows_decoded += (s.times.len() - before) as u64;
         }
@@ -115,7 +116,7 @@ impl DeviceScan {
 /// Reads a non-aligned chunk, appending the points of its pages that may be in range.
 fn read_chunk<S: ByteSource>(
     r: &TsFileReader<S>,
-    offset: u64,
+    (offset, stats): (u64, Option<&Statistics>),
     covered: bool,
     (start, end): (i64, i64),
     s: &mut SeriesCursor,
@@ -131,7 +132,8 @@ fn read_chunk<S: ByteSource>(
     let mut buf = Vec::new();
     let (dt, enc) = (chunk.header.data_type, chunk.header.encoding);
     let multi = pc.pages.len() > 1;
-    for p in &pc.pages {
+    let mut points = ChunkPoints::new(&r.limits);
+    for (k, p) in pc.pages.iter().enumerate() {
         if multi {
             ex.pages.consider();
             let st = p.header.statistics.as_ref();
@@ -141,16 +143,13 @@ fn read_chunk<S: ByteSource>(
             }
         }
         pc.decompress(&r.source, p, codecs, &r.limits, &mut buf)?;
-        page::decode_non_aligned(
-            &buf,
-            Encoding::Ts2Diff,
-            dt,
-            enc,
-            max_points(&r.limits),
-            &mut s.times,
-            &mut s.values,
-        )
-        .map_err(|e| e.at_offset(p.offset).in_page(p.index))?;
+        let count = pc.page_stats(k, stats).map(|st| st.count);
+        points
+            .decode_page(count, |max| {
+                let (times, values) = (&mut s.times, &mut s.values);
+                page::decode_non_aligned(&buf, Encoding::Ts2Diff, dt, enc, max, times, values)
+            })
+            .map_err(|e| e.at_offset(p.offset).in_page(p.index))?;
     }
     Ok(())
 }

@@ -21,6 +21,7 @@ pub mod metadata;
 pub mod page;
 pub mod pages;
 mod plan;
+mod points;
 pub mod query;
 pub mod reader;
 pub mod recompute;

@@ -9,6 +9,7 @@ use super::chunk_reader::RawChunk;
 use super::column::Values;
 use super::compression::PageCodecs;
 use super::page;
+use super::points::ChunkPoints;
 use crate::format::tsfile::{ChunkKind, DataType, Encoding, StatValues, Statistics};
 use crate::{Error, Limits, Result};
 
@@ -109,7 +110,8 @@ impl StatsDecoder {
     pub fn decode(&mut self, chunk: &RawChunk) -> Result<ChunkStats> {
         let (dt, enc) = (chunk.header.data_type, chunk.header.encoding);
         let kind = chunk.header.marker.chunk_kind();
-        let max = (self.limits.max_alloc_bytes / 8).max(1);
+        // Pages at most as long as their statistics say, the chunk within its limit.
+        let mut points = ChunkPoints::new(&self.limits);
         if kind == Some(ChunkKind::Time) {
             self.time_pages.clear();
         }
@@ -119,11 +121,15 @@ impl StatsDecoder {
         let time_pages = &mut self.time_pages;
         chunk.for_each_page(|p| {
             let mut st = Statistics::new(stat_type);
+            let count = p.header.statistics.as_ref().map(|s| s.count);
             match kind {
                 Some(ChunkKind::Time) => {
                     p.decompress(chunk, codecs, limits, buf)?;
                     let mut times = Vec::new();
-                    page::decode_times(buf, enc, max, &mut times)
+                    points
+                        .decode_page(count, |max| {
+                            page::decode_times(buf, enc, max, &mut times).map(|_| times.len())
+                        })
                         .map_err(|e| e.at_offset(p.offset))?;
                     st.update_times(&times);
                     time_pages.push(times);
@@ -157,16 +163,12 @@ impl StatsDecoder {
                 _ => {
                     p.decompress(chunk, codecs, limits, buf)?;
                     let (mut times, mut values) = (Vec::new(), Values::for_type(dt)?);
-                    page::decode_non_aligned(
-                        buf,
-                        Encoding::Ts2Diff,
-                        dt,
-                        enc,
-                        max,
-                        &mut times,
-                        &mut values,
-                    )
-                    .map_err(|e| e.at_offset(p.offset))?;
+                    points
+                        .decode_page(count, |max| {
+                            let (t, v) = (&mut times, &mut values);
+                            page::decode_non_aligned(buf, Encoding::Ts2Diff, dt, enc, max, t, v)
+                        })
+                        .map_err(|e| e.at_offset(p.offset))?;
                     st.update_values(&times, &values)?;
                 }
             }

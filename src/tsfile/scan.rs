@@ -15,12 +15,13 @@ use super::merge::SeriesCursor;
 use super::page;
 use super::pages::PagedChunk;
 use super::plan::{chunks_of, ChunkRef, DevicePlan};
+use super::points::ChunkPoints;
 use super::query::Query;
 use super::reader::TsFileReader;
 use crate::format::tsfile::headers::ChunkKind;
 use crate::format::tsfile::Physical;
 use crate::source::ByteSource;
-use crate::{Error, Limits, Result};
+use crate::{Error, Result};
 
 /// A device being scanned.
 #[derive(Debug)]
@@ -160,13 +161,25 @@ impl DeviceScan {
             let mut rows_of = Vec::new();
             let mut buf = Vec::new();
             let enc = time.chunk.header.encoding;
-            for (p, _) in time.pages.iter().zip(&keep).filter(|(_, k)| **k) {
+            let mut points = ChunkPoints::new(&r.limits);
+            let kept = time
+                .pages
+                .iter()
+                .enumerate()
+                .zip(&keep)
+                .filter(|(_, k)| **k);
+            for ((k, p), _) in kept {
                 time.decompress(&r.source, p, codecs, &r.limits, &mut buf)
                     .map_err(|e| e.in_chunk(*offset))?;
-                let before = batch.times.len();
-                page::decode_times(&buf, enc, max_points(&r.limits), &mut batch.times)
-                    .map_err(|e| e.in_page(p.index).in_chunk(*offset))?;
-                rows_of.push(batch.times.len() - before);
+                let times = &mut batch.times;
+                let n = points
+                    .decode_page(page_rows(k), |max| {
+                        let before = times.len();
+                        page::decode_times(&buf, enc, max, times)?;
+                        Ok(times.len() - before)
+                    })
+                    .map_err(|e| e.at_offset(p.offset).in_page(p.index).in_chunk(*offset))?;
+                rows_of.push(n);
             }
             ex.rows_decoded += batch.times.len() as u64;
             let all = keep.iter().all(|&k| k);
@@ -250,10 +263,4 @@ pub(super) fn check_type(chunk: &RawChunk, expected: Physical) -> Result<()> {
         .at_offset(chunk.offset));
     }
     Ok(())
-}
-
-/// The most points one page may decode to: a run-length stream can claim billions from a
-/// few bytes, so the count is bounded by the allocation limit (8 bytes a point).
-pub(super) fn max_points(limits: &Limits) -> usize {
-    (limits.max_alloc_bytes / 8).max(1)
 }

@@ -145,3 +145,22 @@ pub fn dictionary_index(mut b: Vec<u8>) -> Made {
         .in_chunk(c.offset)
         .in_page(p.index)
 }
+
+/// Every page of the first (uncompressed, aligned) time chunk, each one TS_2DIFF block of
+/// width 0, made to claim 134,217,000 timestamps (just under the per-page cap of 1 GiB of
+/// them) where its statistics count 128 or fewer: gigabytes from a few dozen bytes.
+pub fn ts2diff_huge_counts(mut b: Vec<u8>) -> Made {
+    let c = &chunks(&b)[0];
+    assert_eq!(c.header.encoding, Encoding::Ts2Diff);
+    assert_eq!(c.header.compression, Compression::Uncompressed);
+    assert!(c.pages.len() > 1);
+    for p in &c.pages {
+        let at = p.data_offset as usize;
+        assert_eq!(p.header.compressed_size, 24, "one block of width 0");
+        assert_eq!(&b[at + 4..at + 8], &0i32.to_be_bytes());
+        b[at..at + 4].copy_from_slice(&134_217_000i32.to_be_bytes());
+    }
+    Made::at(b, c.pages[0].data_offset)
+        .in_chunk(c.offset)
+        .in_page(0)
+}

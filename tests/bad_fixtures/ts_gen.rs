@@ -114,6 +114,11 @@ pub fn cases() -> Vec<Case> {
             data::ts2diff_width,
         ),
         c(
+            "ts2diff_pages_claim_huge_counts.tsfile",
+            "comp_uncompressed",
+            data::ts2diff_huge_counts,
+        ),
+        c(
             "gorilla_stream_truncated.tsfile",
             "enc_gorilla",
             data::gorilla_truncated,

@@ -146,6 +146,12 @@ fn limit_exceeded(encoding: &str, max: usize) -> Error {
     )
 }
 
+/// True for the error of [`limit_exceeded`]: the stream held more values than the caller's
+/// `max` (which the caller may know to be a limit, or a count the stream broke).
+pub(crate) fn is_overflow(e: &Error) -> bool {
+    matches!(e.kind(), crate::ErrorKind::Corrupt { message, .. } if message.ends_with(" values expected"))
+}
+
 /// GORILLA's and CHIMP's end-of-page sentinel for a physical type.
 fn sentinel(physical: Physical) -> u64 {
     match physical {
