@@ -415,3 +415,41 @@ fn sql_runs_colfile_sql_with_the_same_arguments() {
     assert_eq!(err.lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--max-alloc` and friends tighten the reader's limits: a normal file fails with a
+/// LimitExceeded message and the data-error exit code; a bad value is a usage error; the
+/// help lists them.
+#[test]
+fn limit_flags_tighten_the_readers_limits() {
+    let file = common::fixtures_dir().join("multi_group_text.rc");
+    let run = |args: &[&str]| colfile().args(args).arg(&file).output().unwrap();
+    for cmd in ["cat", "scan"] {
+        let ok = run(&[cmd, "--max-row-group-bytes", "1G", "--max-alloc", "64M"]);
+        assert!(ok.status.success(), "{cmd}: {ok:?}");
+        let out = run(&[cmd, "--max-row-group-bytes", "1K"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {err}");
+        assert!(
+            err.contains("row group decoded size is") && err.contains("above the limit of 1024"),
+            "{cmd}: {err}"
+        );
+        assert!(err.contains("row group 0"), "{cmd}: {err}");
+    }
+    let out = run(&["cat", "--max-alloc", "16"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("above the limit of 16"), "{err}");
+    let out = run(&["cat", "--max-alloc", "lots"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-alloc wants a number"));
+    let help = colfile().arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for flag in [
+        "--max-alloc",
+        "--max-decompressed",
+        "--max-row-group-bytes",
+        "--max-chunk-points",
+    ] {
+        assert!(help.contains(flag), "{flag} not in the help");
+    }
+}

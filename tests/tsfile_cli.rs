@@ -260,3 +260,41 @@ fn write_from_a_spec_and_from_another_file_gives_the_same_rows() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--max-chunk-points` (any size suffix) applies to `cat`, `verify` and `recover`.
+#[test]
+fn limit_flags_reach_cat_verify_and_recover() {
+    let file = ts_fixtures_dir().join("default_multipage.tsfile");
+    let file = file.to_str().unwrap();
+    let ok = colfile(&["cat", file, "--max-chunk-points", "1M"], None);
+    assert!(ok.status.success(), "{ok:?}");
+    // Its chunks hold 12000 points, in pages of 10000 and 2000.
+    let o = colfile(&["cat", file, "--max-chunk-points", "11K"], None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("points in one chunk is 12000, above the limit of 11264"),
+        "{err}"
+    );
+    let o = colfile(&["verify", file, "--max-chunk-points", "11K"], None);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("points in one chunk is 12000"), "{out}");
+    let dir = std::env::temp_dir().join(format!("colfile-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("out.tsfile");
+    let o = colfile(
+        &[
+            "recover",
+            file,
+            rec.to_str().unwrap(),
+            "--max-chunk-points",
+            "11K",
+        ],
+        None,
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("recovered 0 chunk group(s)"), "{o:?}");
+    assert!(out.contains("points in one chunk is 12000"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

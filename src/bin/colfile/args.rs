@@ -1,6 +1,7 @@
 //! Command-line parsing for each command (lexopt), kept apart from what the commands do.
 
 use crate::Failure;
+use colfile::Limits;
 use lexopt::prelude::*;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -30,6 +31,57 @@ pub struct ReadArgs {
     pub filter: Option<String>,
     pub offset: Option<u64>,
     pub explain: bool,
+    /// `--max-alloc` and the other [`LIMIT_FLAGS`].
+    pub limits: Limits,
+}
+
+/// Flags of the read commands (`cat`, `scan`, `verify`, `recover`) that set [`Limits`]:
+/// `--max-alloc BYTES` (one buffer), `--max-decompressed BYTES` (one compressed buffer's
+/// output), `--max-row-group-bytes BYTES` (an RCFile row group in total),
+/// `--max-chunk-points N` (a TsFile chunk's points). Values take a K, M, G or T suffix
+/// (powers of 1024).
+pub const LIMIT_FLAGS: [&str; 4] = [
+    "max-alloc",
+    "max-decompressed",
+    "max-row-group-bytes",
+    "max-chunk-points",
+];
+
+/// `64M`, `1G`, `4096`, `2KiB`: a count with an optional binary suffix.
+pub fn parse_size(s: &str) -> Option<usize> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last()? {
+        (i, 'k' | 'K') => (&t[..i], 10),
+        (i, 'm' | 'M') => (&t[..i], 20),
+        (i, 'g' | 'G') => (&t[..i], 30),
+        (i, 't' | 'T') => (&t[..i], 40),
+        _ => (t, 0),
+    };
+    let n: usize = digits.parse().ok()?;
+    n.checked_mul(1usize.checked_shl(shift)?)
+}
+
+/// Applies `--flag VALUE`, one of [`LIMIT_FLAGS`], to `limits`.
+pub fn set_limit(limits: &mut Limits, flag: &str, value: OsString) -> Result<(), Failure> {
+    let v = string(value)?;
+    let n = parse_size(&v).ok_or_else(|| {
+        Failure::usage(format!(
+            "--{flag} wants a number with an optional K, M, G or T suffix, got {v:?}"
+        ))
+    })?;
+    let l = limits.clone();
+    *limits = match flag {
+        "max-alloc" => l.with_max_alloc_bytes(n),
+        "max-decompressed" => l.with_max_decompressed_bytes(n),
+        "max-row-group-bytes" => l.with_max_row_group_bytes(n),
+        "max-chunk-points" => l.with_max_chunk_points(n),
+        _ => return Err(Failure::usage(format!("unknown limit flag --{flag}"))),
+    };
+    Ok(())
 }
 
 fn key_value(s: String, flag: &str) -> Result<(String, String), Failure> {
@@ -66,10 +118,15 @@ impl ReadArgs {
             filter: None,
             offset: None,
             explain: false,
+            limits: Limits::default(),
         };
         let mut file = None;
         while let Some(arg) = p.next()? {
             match arg {
+                Long(f) if LIMIT_FLAGS.contains(&f) => {
+                    let f = f.to_string();
+                    set_limit(&mut a.limits, &f, p.value()?)?
+                }
                 Long("schema") => a.schema = Some(string(p.value()?)?),
                 Long("serde") => a.serde = Some(string(p.value()?)?),
                 Long("serde-prop") => a

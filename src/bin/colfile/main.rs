@@ -10,6 +10,8 @@
 //! colfile recover IN OUT [--schema-from FILE]
 //! colfile sketch FILE [--format text|json]
 //! colfile verify FILE [--max-problems N]
+//! (cat, scan, verify, recover: [--max-alloc B] [--max-decompressed B]
+//!  [--max-row-group-bytes B] [--max-chunk-points N], B with a K/M/G/T suffix)
 //! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--progress]
 //! colfile sql 'SELECT ...' [NAME=]LOCATION... [options]   (runs colfile-sql, the DataFusion build)
 //! ```
@@ -37,6 +39,9 @@ commands:
                [--tag col=value]... [--where EXPR] [--offset N] [--explain]
                (EXPR: city = 'x' and (temp > 20 or temp is null); --explain: pruning report on stderr)
                [--format jsonl|csv|dump]   (dump: the official oracle's dump lines)
+               limits (cat, scan, verify, recover; suffixes K M G T, powers of 1024):
+               [--max-alloc BYTES] [--max-decompressed BYTES] [--max-row-group-bytes BYTES]
+               [--max-chunk-points N]   (a file that needs more fails with exit code 1)
   scan FILE    decode every selected value, print a JSON summary
                {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)
   meta FILE    JSON of the header and every row group

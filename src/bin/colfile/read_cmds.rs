@@ -91,6 +91,7 @@ pub(crate) fn open_rows(a: &ReadArgs, src: FileSource) -> Result<Opened, Failure
     let bytes = src.len();
     let mut reader = Reader::builder(src)
         .with_projection([])
+        .with_limits(a.limits.clone())
         .build()
         .map_err(|e| Failure::from(e).context(&a.file))?;
     let schema = schema_for(a.schema.as_deref(), reader.header())?;

@@ -2,6 +2,7 @@
 //! `verify FILE [--max-problems N]` (library code in `colfile::tsfile::{recover, sketch,
 //! verify}`). Each parses its own arguments.
 
+use crate::args::{set_limit, LIMIT_FLAGS};
 use crate::Failure;
 use colfile::source::FileSource;
 use colfile::tsfile::metadata::FileMetadata;
@@ -22,9 +23,14 @@ fn open(path: &Path) -> Result<FileSource, Failure> {
 pub fn recover(args: Vec<OsString>) -> Result<(), Failure> {
     let mut p = lexopt::Parser::from_args(args);
     let (mut files, mut schema_from) = (Vec::new(), None);
+    let mut limits = Limits::default();
     while let Some(arg) = p.next()? {
         match arg {
             Long("schema-from") => schema_from = Some(PathBuf::from(p.value()?)),
+            Long(f) if LIMIT_FLAGS.contains(&f) => {
+                let f = f.to_string();
+                set_limit(&mut limits, &f, p.value()?)?
+            }
             Value(v) if files.len() < 2 => files.push(PathBuf::from(v)),
             _ => return Err(arg.unexpected().into()),
         }
@@ -38,11 +44,14 @@ pub fn recover(args: Vec<OsString>) -> Result<(), Failure> {
     if same {
         return Err(Failure::usage("recover: OUT must not be IN"));
     }
-    let mut opts = RecoverOptions::default();
+    let mut opts = RecoverOptions {
+        limits,
+        ..RecoverOptions::default()
+    };
     if let Some(path) = &schema_from {
         let src = open(path)?;
-        let meta = FileMetadata::read(&src, &Limits::default())
-            .map_err(|e| Failure::from(e).context(path))?;
+        let meta =
+            FileMetadata::read(&src, &opts.limits).map_err(|e| Failure::from(e).context(path))?;
         opts.schemas = meta.footer().schemas.clone();
     }
     let src = open(&input)?;
@@ -131,6 +140,10 @@ pub fn verify(args: Vec<OsString>) -> Result<(), Failure> {
     while let Some(arg) = p.next()? {
         match arg {
             Long("max-problems") => opts.max_problems = p.value()?.parse()?,
+            Long(f) if LIMIT_FLAGS.contains(&f) => {
+                let f = f.to_string();
+                set_limit(&mut opts.limits, &f, p.value()?)?
+            }
             Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
             _ => return Err(arg.unexpected().into()),
         }

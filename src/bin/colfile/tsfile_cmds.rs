@@ -45,7 +45,8 @@ pub(crate) fn query_of(a: &ReadArgs) -> Result<Query, Failure> {
 }
 
 fn open(a: &ReadArgs, src: FileSource) -> Result<TsFileReader<FileSource>, Failure> {
-    TsFileReader::open(src).map_err(|e| Failure::from(e).context(&a.file))
+    TsFileReader::open_with_limits(src, a.limits.clone())
+        .map_err(|e| Failure::from(e).context(&a.file))
 }
 
 /// Is this a tree-model file (no table schemas)?
