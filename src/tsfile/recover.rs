@@ -35,7 +35,7 @@ use std::io::Write;
 use super::index_writer;
 use super::layout::scan_data_with;
 use super::metadata::FileMetadata;
-use super::recompute::StatsDecoder;
+use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
 use crate::format::tsfile::device::java_str_cmp;
 use crate::format::tsfile::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
 use crate::format::tsfile::{
@@ -163,6 +163,22 @@ pub fn recover_with<S: ByteSource + ?Sized, W: Write>(
             }
         })?;
         let h = &chunk.header;
+        // Page headers are copied as they are: their statistics must describe their data
+        // as `verify` requires, or the chunk (and its group) is not kept.
+        let lossy = is_lossy(h.data_type, h.encoding);
+        let pages = stats.stored.iter().zip(&stats.pages).enumerate();
+        for (k, (stored, computed)) in pages {
+            if stored
+                .as_ref()
+                .is_some_and(|s| !statistics_agree(s, computed, lossy))
+            {
+                let msg = "page statistics differ from the page's data";
+                return Err(Error::corrupt("tsfile", msg)
+                    .at_offset(chunk.offset)
+                    .in_chunk(chunk.offset)
+                    .in_page(k as u32));
+            }
+        }
         kept.push(Kept {
             group,
             device: device.clone(),
