@@ -174,6 +174,23 @@ fn tree_device_and_series_queries_equal_the_official_dump() {
     assert_eq!((ex.devices.considered, ex.devices.skipped_total()), (1, 1));
 }
 
+#[test]
+fn named_non_aligned_devices_are_found_whatever_the_columns() {
+    // A non-aligned device has no time series of its own: the Bloom filter must not be
+    // asked for one (it once was, and every such device was skipped).
+    let bytes = std::fs::read(ts_fixtures_dir().join("tree_basic.tsfile")).unwrap();
+    let r = TsFileReader::open(bytes.as_slice()).unwrap();
+    for path in ["root.sg1.d1", "root.sg2.a.b.c", "root.x"] {
+        let d = DeviceId::from_tree_path(path).unwrap();
+        for q in [
+            Query::all().device(d.clone()),
+            Query::all().columns(Vec::<String>::new()).device(d.clone()),
+        ] {
+            assert_eq!(r.devices(&q).unwrap(), [d.clone()], "{path}: {q:?}");
+        }
+    }
+}
+
 fn tree_rows<S: ByteSource>(r: &TsFileReader<S>, q: &Query) -> Vec<String> {
     let mut out = Vec::new();
     for b in r.query(q).unwrap() {

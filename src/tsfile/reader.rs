@@ -154,13 +154,19 @@ impl<S: ByteSource> TsFileReader<S> {
         for &d in devices {
             ex.devices.consider();
             if let Some(b) = &self.metadata.footer().bloom {
-                let mut names: Vec<&str> = vec![""];
+                // A table device is aligned: its time column ("") is always there. A tree
+                // device may be non-aligned, with no time series of its own, so it is only
+                // asked about the measurements the query names (if it names any).
+                let mut names: Vec<&str> = Vec::new();
+                if schema.is_some() {
+                    names.push("");
+                }
                 match (&q.columns, schema) {
                     (Some(c), _) => names.extend(c.iter().map(String::as_str)),
                     (None, Some(s)) => {
                         names.extend(s.columns.iter().map(|c| c.schema.name.as_str()))
                     }
-                    (None, None) => names.clear(),
+                    (None, None) => {}
                 }
                 if !names.is_empty() && !names.iter().any(|m| b.may_contain(&format!("{d}.{m}"))) {
                     ex.devices.skip(Reason::Bloom);
