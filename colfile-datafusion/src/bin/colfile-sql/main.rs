@@ -28,6 +28,8 @@ use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion::sql::parser::DFParser;
 
+mod render;
+
 const USAGE: &str = "usage: colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
        [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl] [--partitions N] [--explain]
 LOCATION: a file, a directory or a glob; it becomes table NAME (default: the file or directory name).
@@ -180,6 +182,7 @@ async fn run(a: Args) -> Result<(), String> {
         }
         batches = df.collect().await.map_err(|e| e.to_string())?;
     }
+    let batches = render::printable(batches).map_err(|e| e.to_string())?;
     let mut out = std::io::stdout().lock();
     let written = match a.format.as_str() {
         "csv" => {
