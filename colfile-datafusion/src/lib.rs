@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod counted;
 pub mod exec;
 pub mod factory;
 pub mod filter;
@@ -41,7 +42,6 @@ pub mod listing;
 pub mod rcfile;
 mod split;
 pub mod tsfile;
-mod tsfile_stats;
 
 use std::sync::Arc;
 

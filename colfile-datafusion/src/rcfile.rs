@@ -4,13 +4,13 @@
 //! on its sync markers the way Hive and Trino do.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use arrow_array::RecordBatch;
 use arrow_schema::{SchemaRef, TimeUnit};
 use async_trait::async_trait;
 use colfile::arrow::RcFileArrowReader;
 use colfile::rcfile::{Schema, Serde};
-use colfile::source::FileSource;
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::stats::Precision;
 use datafusion::common::{Result, Statistics};
@@ -18,7 +18,8 @@ use datafusion::datasource::TableType;
 use datafusion::logical_expr::Expr;
 use datafusion::physical_plan::ExecutionPlan;
 
-use crate::exec::{df_err, ScanExec, ScanTask};
+use crate::counted::{bytes_read, CountedSource};
+use crate::exec::{df_err, drain, FileCounts, ScanExec, ScanTask, TaskMetrics};
 use crate::listing::{list_files, TableFile};
 use crate::split::assign;
 
@@ -141,6 +142,10 @@ impl TableProvider for RcFileTable {
             partitions,
             stats,
             limit,
+            FileCounts {
+                scanned: self.files.len(),
+                ..FileCounts::default()
+            },
         )))
     }
 }
@@ -159,23 +164,29 @@ impl ScanTask for Split {
         &self,
         batch_size: usize,
         emit: &mut dyn FnMut(RecordBatch) -> bool,
+        metrics: &mut TaskMetrics,
     ) -> colfile::Result<()> {
         let o = &self.options;
-        let source = FileSource::open(&self.file.path)?;
-        let reader = RcFileArrowReader::builder(source, o.schema.clone(), o.serde.clone())
+        let bytes = bytes_read();
+        let started = Instant::now();
+        let source = CountedSource::open(&self.file.path)?;
+        let mut reader = RcFileArrowReader::builder(source, o.schema.clone(), o.serde.clone())
             .with_projection(self.columns.iter().copied())
             .with_split(self.range.clone())
             .with_batch_size(batch_size)
             .with_timestamp_unit(o.timestamp_unit)
             .with_lossy_utf8(o.lossy_utf8)
             .build()?;
-        for b in reader {
-            let b = b.map_err(colfile::Error::from)?;
-            if !emit(b) {
-                break;
-            }
-        }
-        Ok(())
+        metrics.decode_time += started.elapsed();
+        let mut rows = 0u64;
+        let result = drain(&mut reader, metrics, |b| {
+            rows += b.num_rows() as u64;
+            Ok(emit(b))
+        });
+        metrics.count("rows_decoded", rows);
+        metrics.count("row_groups_read", reader.reader().row_groups_read());
+        metrics.count("bytes_read", bytes_read() - bytes);
+        result
     }
 
     fn describe(&self) -> String {

@@ -34,6 +34,7 @@ mod tests {
             &self,
             _: usize,
             _: &mut dyn FnMut(arrow_array::RecordBatch) -> bool,
+            _: &mut crate::exec::TaskMetrics,
         ) -> colfile::Result<()> {
             Ok(())
         }

@@ -178,7 +178,21 @@ async fn group_by_with_time_and_tag_filters_over_a_directory() {
 #[tokio::test]
 async fn counts_nulls_and_statistics_agree_with_the_rows() {
     let (dir, rows) = tsfile_dir("stats");
+    // By default the files' statistics guide the planner but answer nothing: all inexact.
     let table = TsFileTable::try_new(dir.to_str().unwrap(), TsFileOptions::default()).unwrap();
+    assert_eq!(table.statistics().num_rows, Precision::Inexact(rows.len()));
+    assert!(table.statistics().column_statistics.iter().all(|c| !c
+        .null_count
+        .is_exact()
+        .unwrap_or(false)
+        && !c.min_value.is_exact().unwrap_or(false)
+        && !c.max_value.is_exact().unwrap_or(false)));
+    // Trusted, the exact ones are exact.
+    let trusted = TsFileOptions {
+        trust_statistics: true,
+        ..TsFileOptions::default()
+    };
+    let table = TsFileTable::try_new(dir.to_str().unwrap(), trusted).unwrap();
     let stats = table.statistics();
     assert_eq!(stats.num_rows, Precision::Exact(rows.len()));
     let schema = table.schema();

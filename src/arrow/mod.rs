@@ -108,7 +108,8 @@ pub use rcfile_writer::RcFileArrowWriter;
 pub use spare::release_parked_buffers;
 pub use tsfile_reader::{TsFileArrowReader, TsFileArrowReaderBuilder};
 pub use tsfile_types::{
-    arrow_schema_to_tsfile, tsfile_table_to_arrow, TSFILE_CATEGORY_KEY, TSFILE_TYPE_KEY,
+    arrow_schema_to_tsfile, tsfile_table_to_arrow, tsfile_time_field, TSFILE_CATEGORY_KEY,
+    TSFILE_TYPE_KEY,
 };
 pub use tsfile_writer::TsFileArrowWriter;
 

@@ -80,8 +80,16 @@ fn field(name: &str, t: ArrowType, nullable: bool, ts_type: &str, category: &str
     Field::new(name, t, nullable).with_metadata(meta)
 }
 
-/// The non-null time column: `Timestamp(unit, "UTC")`, type `TIMESTAMP`, category `TIME`.
-pub(crate) fn time_field(unit: TimeUnit) -> Field {
+/// The non-null time column of TsFile schemas: `time`, `Timestamp(unit, "UTC")`, with type
+/// `TIMESTAMP` and category `TIME` in its metadata.
+///
+/// ```
+/// use arrow_schema::TimeUnit;
+/// let f = colfile::arrow::tsfile_time_field(TimeUnit::Millisecond);
+/// assert_eq!(f.name(), "time");
+/// assert!(!f.is_nullable());
+/// ```
+pub fn tsfile_time_field(unit: TimeUnit) -> Field {
     field(
         TIME_COLUMN,
         timestamp_type(unit),
@@ -158,7 +166,7 @@ pub fn tsfile_table_to_arrow(
     columns: Option<&[String]>,
     unit: TimeUnit,
 ) -> Result<SchemaRef> {
-    let mut fields = vec![time_field(unit)];
+    let mut fields = vec![tsfile_time_field(unit)];
     for c in selected_columns(schema, columns)? {
         let dt = c.schema.data_type;
         let (t, nullable) = match c.category {
@@ -184,7 +192,7 @@ pub(crate) fn tree_to_arrow(
 ) -> Result<SchemaRef> {
     let mut fields = vec![
         field(DEVICE_COLUMN, ArrowType::Utf8, false, "STRING", "TAG"),
-        time_field(unit),
+        tsfile_time_field(unit),
     ];
     for (name, dt) in measurements {
         let t = tsfile_type_to_arrow(*dt, unit)?;

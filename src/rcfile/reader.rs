@@ -217,6 +217,11 @@ impl<S: ByteSource> Reader<S> {
         Ok(None)
     }
 
+    /// How many row groups [`next_row_group`](Self::next_row_group) has returned.
+    pub fn row_groups_read(&self) -> u64 {
+        self.next_index
+    }
+
     /// Reads the next row group; `Ok(None)` at the end of the file or split. The returned
     /// group borrows the reader's buffers until the next call.
     pub fn next_row_group(&mut self) -> Result<Option<&RowGroup>> {

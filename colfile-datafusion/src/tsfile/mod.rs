@@ -1,18 +1,22 @@
-//! [`TsFileTable`]: one table (or the tree-model devices) of the TsFiles in a directory or
-//! glob, as one DataFusion table. Every file's footer is read when the table is made: its
-//! schema (the union of the files' columns, by name), and statistics for the planner. A
-//! scan pushes the projection, the time range and tag/field filters ([`crate::filter`]) into
-//! each file's query, and runs in parallel over groups of devices.
+//! [`TsFileTable`]: the TsFiles of a directory or glob as one DataFusion table, in either of
+//! TsFile's models. Every file's footer is read when the table is made: its schema (the union
+//! of the files' columns, by name), and statistics for the planner. A scan pushes the
+//! projection, the time range and tag/field filters ([`crate::filter`]) into each file's
+//! query, and runs in parallel over groups of devices.
+//!
+//! Files with table schemas (the table model) give the columns `time`, then the table's TAG
+//! and FIELD columns. Files without (the tree model IoTDB writes by default) give `device`,
+//! `level0` … `level{K-1}`, `time` and one column per measurement: see [`tree`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
-use arrow_array::{new_null_array, ArrayRef, RecordBatch, RecordBatchOptions};
+use arrow_array::{new_null_array, Array, ArrayRef, RecordBatch, RecordBatchOptions, StringArray};
 use arrow_schema::{Field, Schema, SchemaRef, TimeUnit};
 use async_trait::async_trait;
 use colfile::arrow::TsFileArrowReader;
 use colfile::format::tsfile::DeviceId;
-use colfile::source::FileSource;
 use colfile::tsfile::{Query, TsFileReader};
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::{Result, Statistics};
@@ -20,11 +24,16 @@ use datafusion::datasource::TableType;
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
 use datafusion::physical_plan::ExecutionPlan;
 
-use crate::exec::{df_err, ScanExec, ScanTask};
+use crate::counted::{bytes_read, CountedSource};
+use crate::exec::{df_err, drain, FileCounts, ScanExec, ScanTask, TaskMetrics};
 use crate::filter::Pushdown;
 use crate::listing::{list_files, TableFile};
 use crate::split::assign;
-use crate::tsfile_stats::table_statistics;
+use stats::table_statistics;
+use tree::DeviceFilter;
+
+mod stats;
+pub mod tree;
 
 /// The name of the time column.
 const TIME: &str = "time";
@@ -32,13 +41,21 @@ const TIME: &str = "time";
 /// How to read a directory of TsFiles.
 #[derive(Clone, Debug)]
 pub struct TsFileOptions {
-    /// The table to read (needed when a file holds several; `None` for the file's only
-    /// table, or the tree-model devices of files without table schemas).
+    /// Table model: the table to read (needed when a file holds several; `None` for the
+    /// file's only table). Tree model (files without table schemas): a path prefix such as
+    /// `root.sg1`, keeping only the devices at or below it (`None`: every device).
     pub table: Option<String>,
     /// How stored times are read (default milliseconds, IoTDB's default precision).
     pub time_unit: TimeUnit,
     /// Replace bytes that are not UTF-8 in TEXT/STRING values instead of failing.
     pub lossy_utf8: bool,
+    /// Let the planner answer `count(*)`, `count(col)`, `min` and `max` from the row counts,
+    /// null counts and extremes the files' indexes store, without reading data (`false`,
+    /// the default: they only guide planning, and every answer comes from decoded rows).
+    /// Only for files whose writer is trusted: a file whose statistics disagree with its
+    /// values (the C++ writer's SPRINTZ INT64 extremes, for one) then gives answers that
+    /// disagree with its rows.
+    pub trust_statistics: bool,
 }
 
 impl Default for TsFileOptions {
@@ -47,17 +64,31 @@ impl Default for TsFileOptions {
             table: None,
             time_unit: TimeUnit::Millisecond,
             lossy_utf8: false,
+            trust_statistics: false,
         }
     }
+}
+
+/// Which of TsFile's models the table's files are in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Model {
+    /// Files with table schemas.
+    Table,
+    /// Files without: devices whose paths have at most `levels` nodes.
+    Tree { levels: usize },
 }
 
 /// One opened file of the table.
 #[derive(Debug)]
 pub(crate) struct OpenFile {
     pub file: TableFile,
-    pub reader: Arc<TsFileReader<FileSource>>,
-    /// This file's columns (a subset of the table's).
+    pub reader: Arc<TsFileReader<CountedSource>>,
+    /// This file's columns as its reader returns them (a subset of the table's).
     pub schema: SchemaRef,
+    /// What this file holds of the table: the table, or (tree model) its selected devices.
+    pub query: Query,
+    /// Tree model: the devices of this file under the table's prefix, in index order.
+    pub devices: Vec<DeviceId>,
 }
 
 /// TsFiles as a table (see the [module docs](self)).
@@ -67,6 +98,7 @@ pub struct TsFileTable {
     options: TsFileOptions,
     schema: SchemaRef,
     statistics: Statistics,
+    model: Model,
 }
 
 impl TsFileTable {
@@ -78,19 +110,49 @@ impl TsFileTable {
     /// A table over exactly these files.
     ///
     /// Errors: a file that does not open, lacks the table, or has a column of the same name
-    /// as another file's but another type.
+    /// as another file's but another type; table-model and tree-model files in one table; a
+    /// tree-model measurement named like a path column (`device`, `levelN`).
     pub fn with_files(files: Vec<TableFile>, options: TsFileOptions) -> colfile::Result<Self> {
         let mut open = Vec::with_capacity(files.len());
         let mut fields: Vec<Field> = Vec::new();
         let mut by_name: HashMap<String, usize> = HashMap::new();
+        let mut tree_files = 0usize;
+        let mut levels = 0usize;
         for file in files {
-            let reader = Arc::new(TsFileReader::open(FileSource::open(&file.path)?)?);
+            let reader = Arc::new(TsFileReader::open(CountedSource::open(&file.path)?)?);
+            let tree = reader.metadata().footer().schemas.is_empty();
+            let (query, devices) = if tree {
+                tree_files += 1;
+                let prefix = options.table.as_deref();
+                let devices: Vec<DeviceId> = reader
+                    .devices(&Query::all())
+                    .map_err(|e| e.with_file(&file))?
+                    .into_iter()
+                    .filter(|d| prefix.is_none_or(|p| tree::under_prefix(d, p)))
+                    .collect();
+                if devices.is_empty() {
+                    continue;
+                }
+                let query = devices
+                    .iter()
+                    .fold(Query::all(), |q, d| q.device(d.clone()));
+                (query, devices)
+            } else {
+                (base_query(&options), Vec::new())
+            };
+            levels = devices
+                .iter()
+                .map(|d| d.path_nodes().len())
+                .fold(levels, usize::max);
             let schema = TsFileArrowReader::builder(reader.clone())
-                .with_query(base_query(&options))
+                .with_query(query.clone())
                 .with_time_unit(options.time_unit)
                 .schema()
                 .map_err(|e| e.with_file(&file))?;
             for f in schema.fields() {
+                if tree && (f.name() == tree::DEVICE || f.name() == TIME) {
+                    continue;
+                }
                 let key = f.name().to_lowercase();
                 match by_name.get(&key).and_then(|&i| fields.get(i)) {
                     Some(have) if have.data_type() != f.data_type() => {
@@ -113,21 +175,70 @@ impl TsFileTable {
                 file,
                 reader,
                 schema,
+                query,
+                devices,
             });
         }
+        let model =
+            match tree_files {
+                0 if !open.is_empty() => Model::Table,
+                n if n == open.len() || open.is_empty() => Model::Tree { levels },
+                _ => return Err(colfile::Error::schema(
+                    "the table mixes table-model files (with table schemas) and tree-model files",
+                )),
+            };
+        if let Model::Tree { levels } = model {
+            if let Some(f) = fields
+                .iter()
+                .find(|f| tree::is_path_column(f.name(), levels))
+            {
+                return Err(colfile::Error::schema(format!(
+                    "measurement {} has the name of a column made from the device path",
+                    f.name()
+                )));
+            }
+            let time = colfile::arrow::tsfile_time_field(options.time_unit);
+            let mut all = tree::path_fields(levels);
+            all.push(time);
+            all.append(&mut fields);
+            fields = all;
+        }
         let schema = Arc::new(Schema::new(fields));
-        let statistics = table_statistics(&open, &schema, &base_query(&options))?;
+        let statistics = table_statistics(&open, &schema, model, options.trust_statistics)?;
         Ok(TsFileTable {
             files: open,
             options,
             schema,
             statistics,
+            model,
         })
     }
 
-    /// Row count, byte size and per-column statistics from the files' indexes.
+    /// Row count, byte size and per-column statistics from the files' indexes (exact only
+    /// with [`TsFileOptions::trust_statistics`]).
     pub fn statistics(&self) -> &Statistics {
         &self.statistics
+    }
+
+    /// Whether `filter` is one the scan uses: the time range, tag and field conditions
+    /// (table model), or conditions on the device path (tree model).
+    fn pushable(&self, filter: &Expr) -> bool {
+        let unit = self.options.time_unit;
+        match self.model {
+            Model::Table => Pushdown::can_push(filter, &self.schema, TIME, unit),
+            Model::Tree { levels } => {
+                DeviceFilter::applies(filter, levels)
+                    || (Pushdown::can_push(filter, &self.schema, TIME, unit)
+                        && Pushdown::from_filters(
+                            std::slice::from_ref(filter),
+                            &self.schema,
+                            TIME,
+                            unit,
+                        )
+                        .filter
+                        .is_none())
+            }
+        }
     }
 }
 
@@ -166,7 +277,7 @@ impl TableProvider for TsFileTable {
         Ok(filters
             .iter()
             .map(|f| {
-                if Pushdown::can_push(f, &self.schema, TIME, self.options.time_unit) {
+                if self.pushable(f) {
                     TableProviderFilterPushDown::Inexact
                 } else {
                     TableProviderFilterPushDown::Unsupported
@@ -190,21 +301,48 @@ impl TableProvider for TsFileTable {
             Some(p) => Arc::new(self.schema.project(p)?),
             None => self.schema.clone(),
         };
-        let push = Pushdown::from_filters(filters, &self.schema, TIME, self.options.time_unit);
+        let unit = self.options.time_unit;
+        let mut push = Pushdown::from_filters(filters, &self.schema, TIME, unit);
+        let device_filter = match self.model {
+            Model::Table => DeviceFilter::default(),
+            Model::Tree { levels } => {
+                // Only the time range and the device path are used: a measurement filter
+                // would be asked of devices that lack the measurement.
+                push.filter = None;
+                DeviceFilter::new(filters, levels)
+            }
+        };
         // A limit is only safe to push when every filter went to the reader exactly: they
         // are inexact, so it stays with DataFusion.
         let reader_limit = filters.is_empty().then_some(limit).flatten();
         let parts = state.config().target_partitions().max(1);
         let mut tasks: Vec<(u64, Arc<dyn ScanTask>)> = Vec::new();
+        let mut files = FileCounts::default();
         for f in &self.files {
-            let mut q = file_query(&self.options, f, &schema, &push);
+            let mut q = self.file_query(f, &schema, &push);
             if let Some(n) = reader_limit {
                 q = q.limit(n as u64);
             }
-            let devices = f.reader.devices(&q).map_err(df_err)?;
+            let (devices, all) = match self.model {
+                Model::Table => {
+                    let devices = f.reader.devices(&q).map_err(df_err)?;
+                    let all = match push.filter {
+                        Some(_) => f.reader.devices(&f.query).map_err(df_err)?.len(),
+                        None => devices.len(),
+                    };
+                    (devices, all)
+                }
+                Model::Tree { levels } => (
+                    device_filter.keep(state, f.devices.clone(), levels)?,
+                    f.devices.len(),
+                ),
+            };
+            files.devices_pruned += all.saturating_sub(devices.len());
             if devices.is_empty() {
+                files.pruned += 1;
                 continue;
             }
+            files.scanned += 1;
             // Enough groups for every partition to have work, even with one file.
             let groups = parts.div_ceil(self.files.len()).clamp(1, devices.len());
             let per = devices.len().div_ceil(groups);
@@ -217,6 +355,7 @@ impl TableProvider for TsFileTable {
                     devices: chunk.to_vec(),
                     out: schema.clone(),
                     options: self.options.clone(),
+                    model: self.model,
                 };
                 tasks.push((weight, Arc::new(task)));
             }
@@ -236,46 +375,58 @@ impl TableProvider for TsFileTable {
             assign(tasks, parts),
             stats,
             limit,
+            files,
         )))
     }
 }
 
-/// The query one file answers: the base table, the projected columns this file has, and
-/// the pushed filter when this file has every column it names.
-fn file_query(o: &TsFileOptions, f: &OpenFile, out: &Schema, push: &Pushdown) -> Query {
-    let has = |name: &str| {
-        f.schema
-            .fields()
-            .iter()
-            .any(|c| c.name().eq_ignore_ascii_case(name))
-    };
-    let columns: Vec<String> = out
-        .fields()
-        .iter()
-        .map(|c| c.name().clone())
-        .filter(|n| !n.eq_ignore_ascii_case(TIME) && n != "device" && has(n))
-        .collect();
-    let mut q = base_query(o).columns(columns);
-    if push.start.is_some() || push.end.is_some() {
-        q = q.time_range(push.start.unwrap_or(i64::MIN), push.end.unwrap_or(i64::MAX));
-    }
-    if let Some(filter) = &push.filter {
-        if filter.columns().iter().all(|c| has(c)) {
-            q = q.filter(filter.clone());
+impl TsFileTable {
+    /// The query one file answers (its devices are added per task). Table model: the
+    /// table, the projected columns this file has, the time range, and the pushed filter
+    /// when this file has every column it names. Tree model: the time range, and every
+    /// measurement, since a non-aligned device's rows are the times of all its series.
+    fn file_query(&self, f: &OpenFile, out: &Schema, push: &Pushdown) -> Query {
+        let mut q = match self.model {
+            Model::Tree { .. } => Query::all(),
+            Model::Table => {
+                let has = |name: &str| {
+                    f.schema
+                        .fields()
+                        .iter()
+                        .any(|c| c.name().eq_ignore_ascii_case(name))
+                };
+                let columns: Vec<String> = out
+                    .fields()
+                    .iter()
+                    .map(|c| c.name().clone())
+                    .filter(|n| !n.eq_ignore_ascii_case(TIME) && has(n))
+                    .collect();
+                let mut q = base_query(&self.options).columns(columns);
+                if let Some(filter) = &push.filter {
+                    if filter.columns().iter().all(|c| has(c)) {
+                        q = q.filter(filter.clone());
+                    }
+                }
+                q
+            }
+        };
+        if push.start.is_some() || push.end.is_some() {
+            q = q.time_range(push.start.unwrap_or(i64::MIN), push.end.unwrap_or(i64::MAX));
         }
+        q
     }
-    q
 }
 
 /// Some devices of one file.
 #[derive(Debug)]
 struct Devices {
     file: TableFile,
-    reader: Arc<TsFileReader<FileSource>>,
+    reader: Arc<TsFileReader<CountedSource>>,
     query: Query,
     devices: Vec<DeviceId>,
     out: SchemaRef,
     options: TsFileOptions,
+    model: Model,
 }
 
 impl ScanTask for Devices {
@@ -283,24 +434,36 @@ impl ScanTask for Devices {
         &self,
         batch_size: usize,
         emit: &mut dyn FnMut(RecordBatch) -> bool,
+        metrics: &mut TaskMetrics,
     ) -> colfile::Result<()> {
         let mut q = self.query.clone();
         for d in &self.devices {
             q = q.device(d.clone());
         }
-        let reader = TsFileArrowReader::builder(self.reader.clone())
+        let bytes = bytes_read();
+        let started = Instant::now();
+        let mut reader = TsFileArrowReader::builder(self.reader.clone())
             .with_query(q)
             .with_batch_size(batch_size)
             .with_time_unit(self.options.time_unit)
             .with_lossy_utf8(self.options.lossy_utf8)
             .build()?;
-        for b in reader {
-            let b = b.map_err(colfile::Error::from)?;
-            if !emit(conform(&b, &self.out)?) {
-                break;
-            }
+        metrics.decode_time += started.elapsed();
+        let result = drain(&mut reader, metrics, |b| {
+            Ok(emit(conform(&b, &self.out, self.model)?))
+        });
+        let ex = reader.explain();
+        for (name, level) in [
+            ("devices", &ex.devices),
+            ("chunks", &ex.chunks),
+            ("pages", &ex.pages),
+        ] {
+            let skipped = level.skipped_total();
+            metrics.prune(name, level.considered.saturating_sub(skipped), skipped);
         }
-        Ok(())
+        metrics.count("rows_decoded", ex.rows_decoded);
+        metrics.count("bytes_read", bytes_read() - bytes);
+        result
     }
 
     fn describe(&self) -> String {
@@ -312,17 +475,44 @@ impl ScanTask for Devices {
     }
 }
 
-/// A file's batch in the table's column order, with NULL columns for what the file lacks.
-fn conform(b: &RecordBatch, out: &SchemaRef) -> colfile::Result<RecordBatch> {
+/// A file's batch in the table's column order: NULL columns for what the file lacks, and
+/// (tree model) the path columns of the batch's one device.
+fn conform(b: &RecordBatch, out: &SchemaRef, model: Model) -> colfile::Result<RecordBatch> {
     let src = b.schema();
+    let rows = b.num_rows();
+    let device = match model {
+        Model::Tree { .. } if rows > 0 => src
+            .index_of(tree::DEVICE)
+            .ok()
+            .and_then(|i| b.column(i).as_any().downcast_ref::<StringArray>())
+            .map(|a| a.value(0).to_owned()),
+        _ => None,
+    };
+    let nodes = device
+        .as_deref()
+        .and_then(|d| DeviceId::from_tree_path(d).ok())
+        .map(|d| d.path_nodes())
+        .unwrap_or_default();
     let columns: Vec<ArrayRef> = out
         .fields()
         .iter()
-        .map(|f| match src.index_of(f.name()) {
-            Ok(i) => b.column(i).clone(),
-            Err(_) => new_null_array(f.data_type(), b.num_rows()),
+        .map(|f| {
+            if let (Model::Tree { levels }, Some(d)) = (model, &device) {
+                if tree::is_path_column(f.name(), levels) {
+                    return tree::repeated(tree::path_value(f.name(), d, &nodes).as_deref(), rows);
+                }
+            }
+            let at = src.index_of(f.name()).ok().or_else(|| {
+                src.fields()
+                    .iter()
+                    .position(|s| s.name().eq_ignore_ascii_case(f.name()))
+            });
+            match at {
+                Some(i) => b.column(i).clone(),
+                None => new_null_array(f.data_type(), rows),
+            }
         })
         .collect();
-    let options = RecordBatchOptions::new().with_row_count(Some(b.num_rows()));
+    let options = RecordBatchOptions::new().with_row_count(Some(rows));
     RecordBatch::try_new_with_options(out.clone(), columns, &options).map_err(colfile::Error::from)
 }

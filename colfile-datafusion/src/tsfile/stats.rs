@@ -2,21 +2,23 @@
 //! rows per device (the aligned time column's count), the time range, and per column the
 //! null count and the min/max that TsFile keeps for it.
 //!
-//! Only what holds for every row is `Exact` (DataFusion answers `count(*)` and `min()`
-//! from exact statistics): row counts of aligned devices, integer and string extremes,
+//! DataFusion answers `count(*)`, `count(col)`, `min()` and `max()` from `Exact` statistics
+//! without reading a row, so they are `Exact` only when the table trusts its files'
+//! statistics ([`TsFileOptions::trust_statistics`](super::TsFileOptions)), and then only
+//! what holds for every row: row counts of aligned devices, integer and string extremes,
 //! tag values (from the device ids). Non-aligned (tree) devices, whose series may have
 //! different timestamps, give inexact row counts; FLOAT and DOUBLE extremes are inexact
-//! (TsFile and SQL order NaN differently).
+//! (TsFile and SQL order NaN differently). Otherwise every figure is `Inexact`: a guide for
+//! the planner, never an answer.
 
 use arrow_schema::{DataType, Schema, TimeUnit};
 use colfile::arrow::TSFILE_CATEGORY_KEY;
 use colfile::format::tsfile::statistics::StatValues;
-use colfile::tsfile::Query;
 use datafusion::common::stats::Precision;
 use datafusion::common::{ColumnStatistics, Statistics};
 use datafusion::scalar::ScalarValue;
 
-use crate::tsfile::OpenFile;
+use super::{Model, OpenFile};
 
 /// Running statistics of one column.
 #[derive(Clone, Default)]
@@ -49,14 +51,18 @@ impl Acc {
             _ => max,
         });
     }
-    fn done(self) -> ColumnStatistics {
+    fn done(self, trust: bool) -> ColumnStatistics {
         let p = |v: Option<ScalarValue>, exact| match v {
-            Some(v) if exact => Precision::Exact(v),
+            Some(v) if exact && trust => Precision::Exact(v),
             Some(v) => Precision::Inexact(v),
             None => Precision::Absent,
         };
         let mut c = ColumnStatistics::new_unknown();
-        c.null_count = self.nulls.map_or(Precision::Absent, Precision::Exact);
+        c.null_count = match self.nulls {
+            Some(n) if trust => Precision::Exact(n),
+            Some(n) => Precision::Inexact(n),
+            None => Precision::Absent,
+        };
         if self.usable {
             c.min_value = p(self.min, self.exact);
             c.max_value = p(self.max, self.exact);
@@ -65,11 +71,13 @@ impl Acc {
     }
 }
 
-/// Statistics of `schema`'s columns over every device of `files` that `query` selects.
+/// Statistics of `schema`'s columns over every device of `files` that the table holds; exact
+/// where they hold for every row only if `trust`.
 pub(crate) fn table_statistics(
     files: &[OpenFile],
     schema: &Schema,
-    query: &Query,
+    model: Model,
+    trust: bool,
 ) -> colfile::Result<Statistics> {
     let mut rows = 0usize;
     let mut rows_exact = true;
@@ -93,7 +101,11 @@ pub(crate) fn table_statistics(
     for f in files {
         bytes = bytes.saturating_add(usize::try_from(f.file.len).unwrap_or(usize::MAX));
         let meta = f.reader.metadata();
-        for device in f.reader.devices(query)? {
+        let devices = match model {
+            Model::Table => f.reader.devices(&f.query)?,
+            Model::Tree { .. } => f.devices.clone(),
+        };
+        for device in devices {
             let series = meta.timeseries(f.reader.source(), &device)?;
             let aligned = series.iter().find(|s| s.measurement_id.is_empty());
             let device_rows = match aligned {
@@ -126,7 +138,8 @@ pub(crate) fn table_statistics(
                 }
             }
             for (i, field) in schema.fields().iter().enumerate() {
-                if Some(i) == time || tags.contains(&i) {
+                let category = field.metadata().get(TSFILE_CATEGORY_KEY);
+                if category.map(String::as_str) != Some("FIELD") {
                     continue;
                 }
                 let Some(a) = acc.get_mut(i) else { continue };
@@ -169,13 +182,13 @@ pub(crate) fn table_statistics(
         }
     }
     let mut out = Statistics::new_unknown(schema);
-    out.num_rows = if rows_exact {
+    out.num_rows = if rows_exact && trust {
         Precision::Exact(rows)
     } else {
         Precision::Inexact(rows)
     };
     out.total_byte_size = Precision::Inexact(bytes);
-    out.column_statistics = acc.into_iter().map(Acc::done).collect();
+    out.column_statistics = acc.into_iter().map(|a| a.done(trust)).collect();
     Ok(out)
 }
 

@@ -91,6 +91,22 @@ impl DeviceId {
         self.segments.get(i).and_then(|s| s.as_deref())
     }
 
+    /// The nodes of the device's dotted path (its [`Display`](fmt::Display) form) split on
+    /// dots outside back-quotes, back-quotes kept: `root.sg1.d1` gives `root`, `sg1`, `d1`.
+    /// These are the path levels of a tree-model device (level 0 is `root`); for a table
+    /// device they are the table name's nodes and the tags.
+    ///
+    /// ```
+    /// use colfile::format::tsfile::DeviceId;
+    /// let d = DeviceId::from_tree_path("root.sg1.`a.b`.d1")?;
+    /// assert_eq!(d.path_nodes(), ["root", "sg1", "`a.b`", "d1"]);
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn path_nodes(&self) -> Vec<String> {
+        let path = self.to_string();
+        split_path(&path).unwrap_or_else(|_| vec![path])
+    }
+
     /// Appends the wire form: `UVarInt` count then one `VarStr` per segment.
     pub fn write_to(&self, out: &mut Vec<u8>) -> Result<()> {
         put_uvarint(out, self.segments.len() as u32);
