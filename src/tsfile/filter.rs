@@ -369,11 +369,32 @@ fn range_of(st: &Statistics) -> Option<(ValueRef<'_>, ValueRef<'_>, bool)> {
         }
         StatValues::Int32(n) => (R::Int32(n.min), R::Int32(n.max), true),
         StatValues::Int64(n) => (R::Int64(n.min), R::Int64(n.max), true),
-        StatValues::Float(n) => (R::Float(n.min), R::Float(n.max), false),
-        StatValues::Double(n) => (R::Double(n.min), R::Double(n.max), false),
+        StatValues::Float(n) => {
+            let (lo, hi) = (widen(f64::from(n.min), -1.0), widen(f64::from(n.max), 1.0));
+            (R::Float(lo as f32), R::Float(hi as f32), false)
+        }
+        StatValues::Double(n) => (
+            R::Double(widen(n.min, -1.0)),
+            R::Double(widen(n.max, 1.0)),
+            false,
+        ),
         StatValues::String { min, max, .. } => (R::Binary(min), R::Binary(max), true),
         StatValues::Text { .. } | StatValues::None => return None,
     })
+}
+
+/// A float statistic moved outwards (`dir` -1 for a minimum, 1 for a maximum) by the most
+/// that a lossy float encoding can move a value: TS_2DIFF and RLE keep `max_point_number`
+/// decimals, so a decoded value lies up to half a unit of its last decimal (at most 0.5)
+/// from the value the writer's statistics saw; a millionth of the value covers the
+/// float rounding of the scaling. Without this, a page holding a matching decoded value
+/// could be skipped.
+fn widen(x: f64, dir: f64) -> f64 {
+    if x.is_finite() {
+        x + dir * (0.5 + x.abs() * 1e-6)
+    } else {
+        x
+    }
 }
 
 /// Evaluates a filter exactly, `value` giving each named column's value.
