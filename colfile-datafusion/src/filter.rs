@@ -2,6 +2,10 @@
 //! and `BETWEEN`) and a [`Filter`] over tags and fields, which the reader applies to the
 //! Bloom filter, the device index, chunk and page statistics, and rows.
 //!
+//! Conditions on FIELD columns are pushed only when asked for (`fields`): the reader skips
+//! chunks and pages by their value statistics, which a table uses only when it trusts them
+//! ([`TsFileOptions::trust_statistics`](crate::TsFileOptions)).
+//!
 //! Pushed filters are *inexact*: DataFusion still applies every filter to what the scan
 //! returns, so a pushed filter only has to keep every row the SQL filter keeps. Whatever
 //! cannot be said that safely is not pushed:
@@ -12,6 +16,7 @@
 //!   column, and comparisons between two columns.
 
 use arrow_schema::{DataType, Schema, TimeUnit};
+use colfile::arrow::TSFILE_CATEGORY_KEY;
 use colfile::tsfile::{CmpOp, Filter, Value};
 use datafusion::logical_expr::{Between, BinaryExpr, Expr, Operator};
 use datafusion::scalar::ScalarValue;
@@ -30,9 +35,21 @@ pub struct Pushdown {
 impl Pushdown {
     /// Translates every filter of `filters` (AND-ed) that can be pushed; `schema` is the
     /// table's Arrow schema (for column types), `time` the name of the time column.
-    pub fn from_filters(filters: &[Expr], schema: &Schema, time: &str, unit: TimeUnit) -> Self {
+    /// Conditions on FIELD columns are taken only if `fields`.
+    pub fn from_filters(
+        filters: &[Expr],
+        schema: &Schema,
+        time: &str,
+        unit: TimeUnit,
+        fields: bool,
+    ) -> Self {
         let mut p = Pushdown::default();
-        let t = Translator { schema, time, unit };
+        let t = Translator {
+            schema,
+            time,
+            unit,
+            fields,
+        };
         for f in filters {
             for c in conjuncts(f) {
                 if let Some((lo, hi)) = t.time_range(c) {
@@ -50,8 +67,19 @@ impl Pushdown {
     }
 
     /// Whether one filter (as a whole) would be pushed.
-    pub fn can_push(filter: &Expr, schema: &Schema, time: &str, unit: TimeUnit) -> bool {
-        let t = Translator { schema, time, unit };
+    pub fn can_push(
+        filter: &Expr,
+        schema: &Schema,
+        time: &str,
+        unit: TimeUnit,
+        fields: bool,
+    ) -> bool {
+        let t = Translator {
+            schema,
+            time,
+            unit,
+            fields,
+        };
         conjuncts(filter)
             .into_iter()
             .all(|c| t.time_range(c).is_some() || t.filter(c).is_some())
@@ -77,6 +105,8 @@ struct Translator<'a> {
     schema: &'a Schema,
     time: &'a str,
     unit: TimeUnit,
+    /// Whether FIELD columns may be named (else only TAG columns).
+    fields: bool,
 }
 
 impl Translator<'_> {
@@ -186,6 +216,12 @@ impl Translator<'_> {
             return None;
         }
         let f = self.schema.field_with_name(name).ok()?;
+        let category = f.metadata().get(TSFILE_CATEGORY_KEY).map(String::as_str);
+        match category {
+            Some("TAG") => {}
+            Some("FIELD") | None if self.fields => {}
+            _ => return None,
+        }
         Some((f.name().as_str(), f.data_type()))
     }
 
@@ -290,14 +326,18 @@ mod tests {
                 DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
                 false,
             ),
-            Field::new("city", DataType::Utf8, true),
-            Field::new("n", DataType::Int32, true),
-            Field::new("temp", DataType::Float64, true),
+            Field::new("city", DataType::Utf8, true).with_metadata(category("TAG")),
+            Field::new("n", DataType::Int32, true).with_metadata(category("FIELD")),
+            Field::new("temp", DataType::Float64, true).with_metadata(category("FIELD")),
         ])
     }
 
+    fn category(c: &str) -> std::collections::HashMap<String, String> {
+        [(TSFILE_CATEGORY_KEY.to_owned(), c.to_owned())].into()
+    }
+
     fn push(filters: &[Expr]) -> Pushdown {
-        Pushdown::from_filters(filters, &schema(), "time", TimeUnit::Millisecond)
+        Pushdown::from_filters(filters, &schema(), "time", TimeUnit::Millisecond, true)
     }
 
     fn ts(ms: i64) -> Expr {
@@ -354,14 +394,32 @@ mod tests {
                 &e,
                 &schema(),
                 "time",
-                TimeUnit::Millisecond
+                TimeUnit::Millisecond,
+                true
             ));
         }
         assert!(Pushdown::can_push(
             &col("temp").lt(lit(1.0f64)),
             &schema(),
             "time",
-            TimeUnit::Millisecond
+            TimeUnit::Millisecond,
+            true
         ));
+    }
+
+    #[test]
+    fn fields_only_when_asked_for() {
+        let e = col("city")
+            .eq(lit("oslo"))
+            .and(col("n").gt(lit(3i64)))
+            .and(col("time").gt(ts(5)));
+        let p = Pushdown::from_filters(&[e], &schema(), "time", TimeUnit::Millisecond, false);
+        assert_eq!(p.filter, Some(Filter::eq("city", Value::string("oslo"))));
+        assert_eq!(p.start, Some(6));
+        let field = col("n").gt(lit(3i64));
+        for (fields, want) in [(false, false), (true, true)] {
+            let got = Pushdown::can_push(&field, &schema(), "time", TimeUnit::Millisecond, fields);
+            assert_eq!(got, want);
+        }
     }
 }

@@ -122,7 +122,6 @@ impl TsFileTable {
             let reader = Arc::new(TsFileReader::open(CountedSource::open(&file.path)?)?);
             let tree = reader.metadata().footer().schemas.is_empty();
             let (query, devices) = if tree {
-                tree_files += 1;
                 let prefix = options.table.as_deref();
                 let devices: Vec<DeviceId> = reader
                     .devices(&Query::all())
@@ -171,6 +170,7 @@ impl TsFileTable {
                     }
                 }
             }
+            tree_files += usize::from(tree);
             open.push(OpenFile {
                 file,
                 reader,
@@ -224,21 +224,19 @@ impl TsFileTable {
     /// (table model), or conditions on the device path (tree model).
     fn pushable(&self, filter: &Expr) -> bool {
         let unit = self.options.time_unit;
+        let fields = self.fields_pushed();
+        let plain = Pushdown::can_push(filter, &self.schema, TIME, unit, fields);
         match self.model {
-            Model::Table => Pushdown::can_push(filter, &self.schema, TIME, unit),
-            Model::Tree { levels } => {
-                DeviceFilter::applies(filter, levels)
-                    || (Pushdown::can_push(filter, &self.schema, TIME, unit)
-                        && Pushdown::from_filters(
-                            std::slice::from_ref(filter),
-                            &self.schema,
-                            TIME,
-                            unit,
-                        )
-                        .filter
-                        .is_none())
-            }
+            Model::Table => plain,
+            Model::Tree { levels } => plain || DeviceFilter::applies(filter, levels),
         }
+    }
+
+    /// Whether FIELD conditions go to the reader, which skips chunks and pages by their
+    /// value statistics: only when those are trusted, and never for the tree model, where a
+    /// measurement condition would be asked of devices that lack the measurement.
+    fn fields_pushed(&self) -> bool {
+        self.options.trust_statistics && self.model == Model::Table
     }
 }
 
@@ -302,15 +300,10 @@ impl TableProvider for TsFileTable {
             None => self.schema.clone(),
         };
         let unit = self.options.time_unit;
-        let mut push = Pushdown::from_filters(filters, &self.schema, TIME, unit);
+        let push = Pushdown::from_filters(filters, &self.schema, TIME, unit, self.fields_pushed());
         let device_filter = match self.model {
             Model::Table => DeviceFilter::default(),
-            Model::Tree { levels } => {
-                // Only the time range and the device path are used: a measurement filter
-                // would be asked of devices that lack the measurement.
-                push.filter = None;
-                DeviceFilter::new(filters, levels)
-            }
+            Model::Tree { levels } => DeviceFilter::new(filters, levels),
         };
         // A limit is only safe to push when every filter went to the reader exactly: they
         // are inexact, so it stays with DataFusion.
