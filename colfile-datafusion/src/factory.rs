@@ -3,9 +3,10 @@
 //! and [`with_table_factories`] registers it with a session.
 //!
 //! - TsFile takes its schema from the files: leave out the column list. Options: `table`
-//!   (which table of the files; default their only table, or the tree-model devices of
-//!   files without table schemas),
-//!   `time_unit` (`s`, `ms`, `us`, `ns`; default `ms`), `lossy_utf8` (`true`/`false`).
+//!   (which table of the files; default their only table; for tree-model files a path
+//!   prefix such as `root.sg1`, default every device), `time_unit` (`s`, `ms`, `us`, `ns`;
+//!   default `ms`), `lossy_utf8` and `trust_statistics` (`true`/`false`, see
+//!   [`TsFileOptions`]).
 //! - RCFile keeps no schema: give the columns in the statement (their Arrow types map to Hive
 //!   types, see `colfile::arrow`) or as option `schema` (a Hive schema, `id:int,tags:array<string>`).
 //!   Options: `serde` (`binary`, Hive's default for RCFile, or `text`), `split_size` (bytes),
@@ -86,6 +87,9 @@ impl TableProviderFactory for ColfileTableFactory {
                 }
                 if let Some(b) = options.take("lossy_utf8") {
                     o.lossy_utf8 = flag(&b)?;
+                }
+                if let Some(b) = options.take("trust_statistics") {
+                    o.trust_statistics = flag(&b)?;
                 }
                 options.done()?;
                 let files = files(&cmd.locations, Some(".tsfile"))?;

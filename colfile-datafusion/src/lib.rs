@@ -3,12 +3,15 @@
 //! Hive RCFile and Apache TsFile as [DataFusion](https://datafusion.apache.org) tables, over
 //! one file, a directory or a glob, built on [`colfile`]'s Arrow readers.
 //!
-//! - [`TsFileTable`]: one table (or the tree-model devices) of many TsFiles. The schema
-//!   and the planner's statistics (row counts, time range, null counts, min/max) come from
-//!   the files' footers and indexes. Scans push down the projection, the time range, and
-//!   tag and field conditions ([`filter`]), so devices, chunks and pages that cannot match
-//!   are skipped by the Bloom filter, the index and their statistics; they run in parallel
-//!   over groups of devices.
+//! - [`TsFileTable`]: one table (or the tree-model devices, as `device`, `level0..`, `time`
+//!   and measurements: [`tsfile::tree`]) of many TsFiles, holding exactly the rows the plain
+//!   reader returns. The schema and the planner's statistics (row counts, time range, null
+//!   counts, min/max) come from the files' footers and indexes; they answer queries only
+//!   when [`TsFileOptions::trust_statistics`] says so. Scans push down the projection, the
+//!   time range, tag (and, trusted, field) conditions ([`filter`]) and device-path
+//!   conditions, so devices, chunks and pages that cannot match are skipped by the Bloom
+//!   filter, the index and their statistics; they run in parallel over groups of devices.
+//!   `EXPLAIN ANALYZE` reports what was read and skipped ([`exec`]).
 //! - [`RcFileTable`]: RCFiles with a given Hive schema and serde. Scans read only the
 //!   projected columns and run in parallel over byte-range splits, which RCFile cuts on its
 //!   sync markers as Hive does.

@@ -3,7 +3,7 @@
 //! ```text
 //! colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
 //!             [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl]
-//!             [--partitions N] [--explain]
+//!             [--partitions N] [--explain] [--trust-statistics]
 //! ```
 //! Each LOCATION (a file, a directory or a glob) becomes a table, named NAME or after the
 //! file or directory; its format comes from its first file's magic bytes. RCFiles need
@@ -32,7 +32,11 @@ mod render;
 
 const USAGE: &str = "usage: colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
        [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl] [--partitions N] [--explain]
+       [--trust-statistics]
 LOCATION: a file, a directory or a glob; it becomes table NAME (default: the file or directory name).
+--table: a TsFile table, or for tree-model files a path prefix (root.sg1) whose devices form the table.
+--trust-statistics: answer count/min/max from TsFile statistics and skip pages by value statistics
+(faster, but wrong for files whose statistics disagree with their values).
 The SQL may hold several statements separated by ';' (CREATE EXTERNAL TABLE ... STORED AS TSFILE|RCFILE
 LOCATION '...' defines a table); the last one's result is printed.";
 
@@ -97,6 +101,7 @@ fn parse() -> Result<Args, String> {
                 a.partitions = Some(text(&mut p)?.parse().map_err(|_| "--partitions N")?)
             }
             Long("explain") => a.explain = true,
+            Long("trust-statistics") => a.ts.trust_statistics = true,
             Short('h') | Long("help") => return Err(USAGE.into()),
             Value(v) => {
                 let v = v.into_string().map_err(|_| "arguments must be UTF-8")?;
