@@ -514,3 +514,72 @@ fn tsfile_page_declaring_a_huge_uncompressed_size_is_refused() {
         }
     }
 }
+
+/// Issue 17's amplification files (`fixtures/bad`): read as `cat`, `verify` and `recover`
+/// read them, with the default limits, each fails with its error while holding under
+/// 100 MB at its peak.
+#[test]
+fn amplification_fixtures_fail_within_100_mb_at_default_limits() {
+    use colfile::rcfile::{RowReader, Schema, Serde};
+    const MOST: usize = 100 << 20;
+    let bad = |name: &str| {
+        std::fs::read(format!(
+            "{}/fixtures/bad/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    for (name, columns) in [
+        ("rcfile/nulled_columns_huge_row_count.rc", 11),
+        ("rcfile/zstd_bombs_across_columns.rc", 5),
+    ] {
+        let bytes = bad(name);
+        let (raw, usage) = timed(name, || read_rcfile(&bytes, Limits::default()));
+        assert!(
+            raw.is_err() && usage.peak_live < MOST,
+            "{name}: {raw:?} {usage:?}"
+        );
+        // Typed rows, as `cat --schema` decodes them.
+        let schema: Schema = (0..columns)
+            .map(|i| format!("c{i}:string"))
+            .collect::<Vec<_>>()
+            .join(",")
+            .parse()
+            .unwrap();
+        let (typed, usage) = timed(name, || -> colfile::Result<u64> {
+            let mut rows =
+                RowReader::new(bytes.as_slice(), schema, Serde::binary(), None::<&[&str]>)?;
+            let mut n = 0;
+            while rows.next_row()?.is_some() {
+                n += 1;
+            }
+            Ok(n)
+        });
+        let e = typed.unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::LimitExceeded { .. }),
+            "{name}: {e}"
+        );
+        assert!(usage.peak_live < MOST, "{name}: {usage:?}");
+    }
+    let name = "tsfile/ts2diff_pages_claim_huge_counts.tsfile";
+    let bytes = bad(name);
+    let (rows, usage) = timed(name, || -> colfile::Result<usize> {
+        let r = TsFileReader::open(bytes.as_slice())?;
+        let mut n = 0;
+        for b in r.query(&Query::all())? {
+            n += b?.len();
+        }
+        Ok(n)
+    });
+    assert!(rows.is_err(), "{name}: {rows:?}");
+    assert!(usage.peak_live < MOST, "{name}: {usage:?}");
+    let (_, usage) = timed(name, || {
+        colfile::tsfile::verify::verify(bytes.as_slice(), &Default::default())
+    });
+    assert!(usage.peak_live < MOST, "{name} verify: {usage:?}");
+    let (_, usage) = timed(name, || {
+        colfile::tsfile::recover(bytes.as_slice(), &mut Vec::new())
+    });
+    assert!(usage.peak_live < MOST, "{name} recover: {usage:?}");
+}
