@@ -186,7 +186,11 @@ fn named_non_aligned_devices_are_found_whatever_the_columns() {
             Query::all().device(d.clone()),
             Query::all().columns(Vec::<String>::new()).device(d.clone()),
         ] {
-            assert_eq!(r.devices(&q).unwrap(), [d.clone()], "{path}: {q:?}");
+            assert_eq!(
+                r.devices(&q).unwrap(),
+                std::slice::from_ref(&d),
+                "{path}: {q:?}"
+            );
         }
     }
 }
