@@ -8,10 +8,10 @@
 use std::sync::Arc;
 
 use colfile::arrow::{RcFileArrowReader, TsFileArrowReader};
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, Compression, DataType};
 use colfile::rcfile::batch::ColumnBatch;
 use colfile::rcfile::{Reader, RowWriter, Schema, Serde, Value as HiveValue, Writer};
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType};
 use colfile::tsfile::writer::default_encoding;
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, WriterOptions};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

@@ -6,11 +6,11 @@
 //!
 //! `cargo bench --bench tsfile_encoding [-- <filter>]`, e.g. `-- decode/`.
 
-use colfile::format::tsfile::{Compression, DataType, Encoding};
 use colfile::tsfile::compression::PageCodecs;
 use colfile::tsfile::encoding::{
     decode, decode_gorilla_f64, decode_ts2diff_i64, encode, EncodeOptions,
 };
+use colfile::tsfile::format::{Compression, DataType, Encoding};
 use colfile::tsfile::Values;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;

@@ -9,9 +9,9 @@
 //!
 //! The byte fractions are printed once before timing. `cargo bench --bench tsfile_query`.
 
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, Compression, DataType};
 use colfile::source::{ByteSource, FileSource};
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType};
 use colfile::tsfile::writer::default_encoding;
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, WriterOptions};
 use criterion::{criterion_group, criterion_main, Criterion};

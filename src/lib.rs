@@ -8,7 +8,7 @@
 //!   column projection and byte-range splits.
 //! - [`tsfile`]: Apache TsFile v4 (TsFile 2.x), table and tree models.
 //!
-//! Shared layers: [`format`](mod@format) (primitive encodings), [`compress`] (codecs and their framings),
+//! Shared layers: [`cursor`] (bounds-checked reading of bytes), [`compress`] (codecs and their framings),
 //! [`source`] (byte-range inputs), [`sink`] (outputs that can be fsynced), [`Limits`] (caps
 //! on what a file may ask for) and one [`Error`] type that says what went wrong and where.
 //!
@@ -31,8 +31,8 @@
 #[cfg(feature = "arrow")]
 pub mod arrow;
 pub mod compress;
+pub mod cursor;
 mod error;
-pub mod format;
 mod limits;
 pub mod rcfile;
 pub mod sink;
@@ -46,3 +46,24 @@ pub use limits::Limits;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The old home of the on-disk structures, kept for one release: TsFile's are in
+/// [`tsfile::format`], RCFile's Hadoop encodings in [`rcfile::hadoop`] and
+/// [`rcfile::java_float`], the byte cursor in [`cursor`].
+///
+/// ```
+/// #![allow(deprecated)]
+/// use colfile::format::tsfile::DataType;
+/// use colfile::format::Cursor;
+/// assert_eq!(DataType::Int64, colfile::tsfile::format::DataType::Int64);
+/// assert_eq!(Cursor::new(&[7], 0).read_u8().unwrap(), 7);
+/// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use colfile::tsfile::format, colfile::rcfile::{hadoop, java_float} and colfile::cursor"
+)]
+pub mod format {
+    pub use crate::cursor::{self, Cursor};
+    pub use crate::rcfile::{hadoop, java_float};
+    pub use crate::tsfile::format as tsfile;
+}

@@ -344,9 +344,9 @@ fn rcfile_declaring_huge_decompressed_lengths_is_refused() {
         for huge in [1i64 << 30, 0x7fff_ffff, 100 << 20] {
             // Column 1's plain length; its few compressed bytes stay as they are.
             let at = cols[1][1];
-            let n = colfile::format::hadoop::decode_vlong(&key[at..]).unwrap().1;
+            let n = colfile::rcfile::hadoop::decode_vlong(&key[at..]).unwrap().1;
             let mut v = Vec::new();
-            colfile::format::hadoop::write_vlong(&mut v, huge);
+            colfile::rcfile::hadoop::write_vlong(&mut v, huge);
             let damaged_key = mutate::spliced(&key, at..at + n, &v);
             let damaged = rc::with_key_section(&bytes, Some(codec), g, &damaged_key);
             // 100 MiB is below the default cap, and bzip2 can really make that much of a
@@ -445,7 +445,7 @@ fn first_page(bytes: &[u8]) -> (usize, usize, usize) {
 
 fn uvarint(v: u32) -> Vec<u8> {
     let mut b = Vec::new();
-    colfile::format::tsfile::varint::put_uvarint(&mut b, v);
+    colfile::tsfile::format::varint::put_uvarint(&mut b, v);
     b
 }
 
@@ -457,7 +457,7 @@ fn page_claiming(
     (at, compressed, data): (usize, usize, usize),
     huge: u32,
 ) -> Vec<u8> {
-    let mut c = colfile::format::Cursor::new(&bytes[at..], 0);
+    let mut c = colfile::cursor::Cursor::new(&bytes[at..], 0);
     c.read_uvarint().unwrap();
     let size_len = c.position();
     c.read_uvarint().unwrap();

@@ -1,8 +1,8 @@
 //! Property tests of the shared primitives: Hadoop VLong and Text round-trip, sizes agree
 //! with the bytes written, and arbitrary bytes never make a decoder panic.
 
-use colfile::format::hadoop::{decode_vlong, vlong_size, write_text, write_vlong};
-use colfile::format::Cursor;
+use colfile::cursor::Cursor;
+use colfile::rcfile::hadoop::{decode_vlong, vlong_size, write_text, write_vlong};
 use proptest::prelude::*;
 
 proptest! {

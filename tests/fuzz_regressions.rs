@@ -1,8 +1,8 @@
 //! What the fuzz targets found, as readable tests (the minimized inputs themselves are under
 //! `fuzz/corpus/<target>/` and replayed by `tests/fuzz_corpus.rs`).
 
-use colfile::format::tsfile::schema::MeasurementSchema;
-use colfile::format::tsfile::{Compression, DataType, Encoding};
+use colfile::tsfile::format::schema::MeasurementSchema;
+use colfile::tsfile::format::{Compression, DataType, Encoding};
 use colfile::tsfile::verify::{verify, VerifyOptions};
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, ValueRef, WriterOptions};
 

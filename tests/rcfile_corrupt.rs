@@ -72,8 +72,8 @@ fn bad_magic_and_versions() {
 #[test]
 fn seq_header_with_other_classes_is_a_sequence_file() {
     let mut b = b"SEQ\x06".to_vec();
-    colfile::format::hadoop::write_text(&mut b, b"org.apache.hadoop.io.Text");
-    colfile::format::hadoop::write_text(&mut b, b"org.apache.hadoop.io.Text");
+    colfile::rcfile::hadoop::write_text(&mut b, b"org.apache.hadoop.io.Text");
+    colfile::rcfile::hadoop::write_text(&mut b, b"org.apache.hadoop.io.Text");
     b.extend_from_slice(&[0, 0, 0, 0, 0, 0]);
     b.extend_from_slice(&[0; 16]);
     let e = read_all(&b).unwrap_err();
@@ -87,7 +87,7 @@ fn seq_header_with_other_classes_is_a_sequence_file() {
 #[test]
 fn unknown_codec_is_named() {
     let mut b = b"RCF\x01\x01".to_vec();
-    colfile::format::hadoop::write_text(&mut b, b"com.example.MagicCodec");
+    colfile::rcfile::hadoop::write_text(&mut b, b"com.example.MagicCodec");
     b.extend_from_slice(&[0, 0, 0, 0]);
     b.extend_from_slice(&[0; 16]);
     let e = read_all(&b).unwrap_err();

@@ -3,8 +3,8 @@
 //! streams, and pages of the C++-written `fixtures/tsfile/enc_*.tsfile` files decoded and
 //! compared with their `.expected.jsonl` values.
 
-use colfile::format::tsfile::{DataType, Encoding};
 use colfile::tsfile::encoding::{decode, decode_exact, encode, supports, EncodeOptions};
+use colfile::tsfile::format::{DataType, Encoding};
 use colfile::tsfile::{BinaryValues, Values};
 use colfile::ErrorKind;
 use proptest::prelude::*;
@@ -863,11 +863,11 @@ fn cpp_fixture_pages_decode_to_expected_values() {
 
 /// Walks an RLE stream's run headers; true when every run is bit-packed.
 fn only_bit_packed(stream: &[u8]) -> bool {
-    let mut c = colfile::format::Cursor::new(stream, 0);
+    let mut c = colfile::cursor::Cursor::new(stream, 0);
     let body_len = c.read_uvarint().unwrap() as usize;
     let body = c.take("body", body_len).unwrap();
     let width = body[0] as usize;
-    let mut c = colfile::format::Cursor::new(&body[1..], 0);
+    let mut c = colfile::cursor::Cursor::new(&body[1..], 0);
     while !c.is_empty() {
         let h = c.read_uvarint().unwrap();
         if h & 1 == 0 {

@@ -7,8 +7,8 @@ mod index;
 #[path = "tsfile_java_layout/writer.rs"]
 mod writer;
 
-use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, Compression, DataType, DeviceId, Encoding};
+use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType, DeviceId, Encoding};
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, WriterOptions};
 

@@ -3,8 +3,8 @@
 //! written. A filter must still find every decoded value that matches: chunks and pages are
 //! never skipped on such a difference.
 
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::tsfile::{Filter, Query, TsFileReader, TsFileWriter, Value, WriterOptions};
 
 fn file(encoding: Encoding, data_type: DataType) -> (Vec<u8>, Vec<(i64, f64)>) {

@@ -5,9 +5,9 @@
 
 mod common;
 
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, DataType, DeviceId};
 use colfile::source::ByteSource;
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, DataType, DeviceId};
 use colfile::tsfile::writer::default_encoding;
 use colfile::tsfile::{
     CmpOp, DeviceBatch, Filter, Query, TsFileReader, TsFileWriter, Value, WriterOptions,
@@ -249,7 +249,7 @@ fn small_file() -> (Vec<u8>, Vec<Row>) {
                     ColumnCategory::Tag => col,
                     _ => col.with_codec(
                         default_encoding(*t),
-                        colfile::format::tsfile::Compression::Lz4,
+                        colfile::tsfile::format::Compression::Lz4,
                     ),
                 }
             })
@@ -521,11 +521,11 @@ fn fleet(devices: usize, rows: i64, flush_every: i64, page_points: usize) -> Vec
         TableColumn::new("dev", DataType::String, ColumnCategory::Tag),
         TableColumn::new("v", DataType::Int64, ColumnCategory::Field).with_codec(
             default_encoding(DataType::Int64),
-            colfile::format::tsfile::Compression::Lz4,
+            colfile::tsfile::format::Compression::Lz4,
         ),
         TableColumn::new("d", DataType::Double, ColumnCategory::Field).with_codec(
             default_encoding(DataType::Double),
-            colfile::format::tsfile::Compression::Lz4,
+            colfile::tsfile::format::Compression::Lz4,
         ),
     ];
     let opts = WriterOptions::default().with_page_max_points(page_points);

@@ -15,8 +15,8 @@ mod verify_tests;
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
-use colfile::format::tsfile::{
+use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+use colfile::tsfile::format::{
     ColumnCategory, Compression, DataType, DeviceId, Encoding, TailBytes, TimeseriesMetadata,
 };
 use colfile::tsfile::index_writer::{write_index, IndexInput};

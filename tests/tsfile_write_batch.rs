@@ -3,8 +3,8 @@
 //! cuts, flushes under a small memory threshold) read back as written on both paths, and
 //! give the same bytes when no flush comes before `finish`.
 
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, Compression, DataType, DeviceId, Encoding};
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType, DeviceId, Encoding};
 use colfile::tsfile::{
     Column, DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
 };

@@ -4,9 +4,9 @@
 
 mod common;
 
-use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::tsfile::encoding::supports;
+use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions};
 use colfile::ErrorKind;
 use proptest::prelude::*;
@@ -190,7 +190,7 @@ proptest! {
             if flush_every > 0 && n % flush_every == flush_every - 1 {
                 w.flush().unwrap();
             }
-            let id = colfile::format::tsfile::DeviceId::from_table("t", tags.clone()).unwrap();
+            let id = colfile::tsfile::format::DeviceId::from_table("t", tags.clone()).unwrap();
             expected.insert((id.to_string(), *t), values.clone());
         }
         let (bytes, summary) = w.finish_into_inner().unwrap();

@@ -4,10 +4,10 @@
 //! an unfinished TsFile recovers every chunk group but the last one, and
 //! `colfile write --fsync` writes the same bytes as without.
 
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, DataType};
 use colfile::rcfile::{Reader, Writer, WriterBuilder};
 use colfile::sink::SyncWrite;
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, DataType};
 use colfile::tsfile::{recover, Query, TsFileReader, TsFileWriter, Value, WriterOptions};
 use colfile::{Error, ErrorKind};
 use std::collections::BTreeMap;

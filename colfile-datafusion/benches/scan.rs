@@ -4,8 +4,8 @@
 //!
 //! `cargo bench -p colfile-datafusion --bench scan`
 
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, Compression, DataType};
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType};
 use colfile::tsfile::writer::default_encoding;
 use colfile::tsfile::{TsFileWriter, Value, WriterOptions};
 use colfile_datafusion::{register_tsfile, TsFileOptions};

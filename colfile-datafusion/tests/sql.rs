@@ -9,9 +9,9 @@ use std::sync::Arc;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int64Type};
 use arrow_array::{Array, RecordBatch};
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, DataType};
 use colfile::rcfile::{RowWriter, Schema, Serde, Value as HiveValue, Writer};
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, DataType};
 use colfile::tsfile::{TsFileWriter, Value, WriterOptions};
 use colfile_datafusion::exec::ScanExec;
 use colfile_datafusion::{

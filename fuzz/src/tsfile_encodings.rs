@@ -1,8 +1,8 @@
 //! Any bytes as a page value stream, for every encoding × type (the first byte: encoding
 //! index + 16 × type index). Decoding must never panic nor produce more than the count it is
 //! given; what decodes must encode, and that stream must decode to the same values.
-use colfile::format::tsfile::{DataType, Encoding};
 use colfile::tsfile::encoding::{decode, decode_exact, encode, supports, EncodeOptions};
+use colfile::tsfile::format::{DataType, Encoding};
 use colfile::tsfile::{ValueRef, Values};
 
 /// Same value: floats by bits, except that any NaN equals any NaN (GORILLA, GORILLA_V1 and

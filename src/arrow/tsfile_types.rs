@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef, TimeUnit};
 
-use crate::format::tsfile::schema::{TableColumn, TableSchema};
-use crate::format::tsfile::{ColumnCategory, DataType};
+use crate::tsfile::format::schema::{TableColumn, TableSchema};
+use crate::tsfile::format::{ColumnCategory, DataType};
 use crate::tsfile::writer::Profile;
 use crate::{Error, Result};
 
@@ -145,8 +145,8 @@ pub(crate) fn selected_columns<'s>(
 /// ```
 /// use arrow_schema::{DataType, TimeUnit};
 /// use colfile::arrow::{tsfile_table_to_arrow, TSFILE_CATEGORY_KEY};
-/// use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-/// use colfile::format::tsfile::{ColumnCategory, DataType as Ts};
+/// use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+/// use colfile::tsfile::format::{ColumnCategory, DataType as Ts};
 /// let table = TableSchema::new("weather", vec![
 ///     TableColumn::new("city", Ts::String, ColumnCategory::Tag),
 ///     TableColumn::new("temp", Ts::Double, ColumnCategory::Field),
@@ -212,7 +212,7 @@ pub(crate) fn tree_to_arrow(
 /// ```
 /// use arrow_schema::{DataType, Field, Schema, TimeUnit};
 /// use colfile::arrow::{arrow_schema_to_tsfile, TSFILE_CATEGORY_KEY};
-/// use colfile::format::tsfile::{ColumnCategory, DataType as Ts};
+/// use colfile::tsfile::format::{ColumnCategory, DataType as Ts};
 /// let tag = std::collections::HashMap::from([(TSFILE_CATEGORY_KEY.to_string(), "TAG".to_string())]);
 /// let schema = Schema::new(vec![
 ///     Field::new("time", DataType::Timestamp(TimeUnit::Millisecond, None), false),

@@ -11,9 +11,9 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::Schema;
 
 use super::tsfile_types::{arrow_field_to_tsfile, arrow_schema_to_tsfile_with, DEVICE_COLUMN};
-use crate::format::tsfile::schema::{MeasurementSchema, TableSchema};
-use crate::format::tsfile::{ColumnCategory, Compression, DeviceId};
 use crate::sink::SyncWrite;
+use crate::tsfile::format::schema::{MeasurementSchema, TableSchema};
+use crate::tsfile::format::{ColumnCategory, Compression, DeviceId};
 use crate::tsfile::{TsFileWriter, WriteSummary, WriterOptions};
 use crate::{Error, Result};
 

@@ -2,12 +2,12 @@
 //! the bare [`Framing::Raw`] codec around a single block. The Hadoop framing around many such
 //! blocks is in `hadoop_block.rs`.
 
-use super::hadoop_block::HadoopBlockCodec;
 use super::stream::{append_or_restore, decompress_into, replace_into, Sink};
 use super::{Algorithm, Codec, Framing};
 use crate::{Error, Result};
 
-/// One block algorithm, as used by [`RawCodec`] and [`HadoopBlockCodec`].
+/// One block algorithm, as used by [`RawCodec`] and the Hadoop block framing
+/// ([`framed`](super::hadoop_block::framed)).
 pub(crate) trait RawBlock: Send + std::fmt::Debug + 'static {
     /// The algorithm.
     const ALGORITHM: Algorithm;
@@ -26,15 +26,6 @@ pub(crate) trait RawBlock: Send + std::fmt::Debug + 'static {
     /// Decompresses one whole block into the start of `output` and returns the plain length;
     /// fails if `output` is too short.
     fn decompress_block(&mut self, block: &[u8], output: &mut [u8]) -> Result<usize>;
-}
-
-/// A boxed codec for `block`, in the Hadoop framing or bare.
-pub(crate) fn framed<B: RawBlock>(block: B, hadoop: bool) -> Box<dyn Codec> {
-    if hadoop {
-        Box::new(HadoopBlockCodec::new(block))
-    } else {
-        Box::new(RawCodec(block))
-    }
 }
 
 /// Appends the compressed block of `input` to `out` and returns its length.
@@ -88,7 +79,7 @@ pub(crate) fn decode_block<B: RawBlock>(
 
 /// A single bare block ([`Framing::Raw`]).
 #[derive(Debug)]
-pub(crate) struct RawCodec<B>(B);
+pub(crate) struct RawCodec<B>(pub(crate) B);
 
 impl<B: RawBlock> Codec for RawCodec<B> {
     fn algorithm(&self) -> Algorithm {

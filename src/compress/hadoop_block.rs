@@ -15,10 +15,19 @@
 //! blocks anywhere), stops as soon as the expected length is produced and rejects a chunk that
 //! would decode past its block or past the expected length.
 
-use super::block::{append_block, decode_block, RawBlock};
+use super::block::{append_block, decode_block, RawBlock, RawCodec};
 use super::stream::{append_or_restore, decompress_into, replace_into, Sink};
 use super::{Algorithm, Codec, Framing};
 use crate::{Error, Result};
+
+/// A boxed codec for `block`, in the Hadoop framing or bare.
+pub(crate) fn framed<B: RawBlock>(block: B, hadoop: bool) -> Box<dyn Codec> {
+    if hadoop {
+        Box::new(HadoopBlockCodec::new(block))
+    } else {
+        Box::new(RawCodec(block))
+    }
+}
 
 /// The framing around the block algorithm `B`.
 #[derive(Debug)]

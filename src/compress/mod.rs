@@ -464,11 +464,11 @@ pub fn new_codec(
             let hadoop = framing == Framing::HadoopBlock;
             #[cfg(feature = "snappy")]
             if algorithm == Algorithm::Snappy {
-                return Ok(block::framed(snappy::SnappyBlock::default(), hadoop));
+                return Ok(hadoop_block::framed(snappy::SnappyBlock::default(), hadoop));
             }
             #[cfg(feature = "lz4")]
             if algorithm == Algorithm::Lz4 {
-                return Ok(block::framed(lz4::Lz4Block::default(), hadoop));
+                return Ok(hadoop_block::framed(lz4::Lz4Block::default(), hadoop));
             }
             let _ = hadoop;
         }
@@ -501,7 +501,7 @@ pub fn new_codec(
                 return Err(Error::invalid("lzo has no compression levels"));
             }
             #[cfg(feature = "lzo")]
-            return Ok(block::framed(lzo::LzoBlock::default(), false));
+            return Ok(hadoop_block::framed(lzo::LzoBlock::default(), false));
         }
     }
     #[allow(unreachable_code)]

@@ -443,7 +443,7 @@ fn decode_binary(
     data: &ColumnData,
     out: &mut ColumnBatch,
 ) -> Option<std::result::Result<(), usize>> {
-    use crate::format::hadoop::decode_vlong;
+    use crate::rcfile::hadoop::decode_vlong;
     let ColumnBatch { valid, values } = out;
     let vlong = |r: &[u8], len: usize| decode_vlong(r).filter(|&(_, n)| n <= len);
     let r = match (values, ty) {
@@ -546,7 +546,7 @@ fn string_lists(
     items: &mut ColumnBatch,
     valid: &mut Vec<bool>,
 ) -> std::result::Result<(), usize> {
-    use crate::format::hadoop::decode_vlong;
+    use crate::rcfile::hadoop::decode_vlong;
     /// Elements up to this long are copied as one fixed-size block.
     const BLOCK: usize = 16;
     let ColumnBatch {
@@ -633,7 +633,7 @@ fn list_fast(et: &HiveType) -> bool {
 /// then the non-NULL elements in nested form) to `items`. `None` if the cell is malformed;
 /// `items` may then hold part of the row, and the caller reports the serde's error.
 fn read_binary_list(et: &HiveType, cell: &[u8], items: &mut ColumnBatch) -> Option<()> {
-    use crate::format::hadoop::decode_vlong;
+    use crate::rcfile::hadoop::decode_vlong;
     let (count, n) = decode_vlong(cell)?;
     let count = usize::try_from(count).ok()?;
     let bitmap = cell.get(n..n.checked_add(count.div_ceil(8))?)?;

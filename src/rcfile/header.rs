@@ -2,8 +2,8 @@
 //! compression flag and codec class, the metadata map, and the 16-byte sync marker.
 
 use crate::compress::HadoopCodec;
-use crate::format::hadoop::{write_i32_be, write_text};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
+use crate::rcfile::hadoop::{write_i32_be, write_text};
 use crate::{Error, ErrorKind, Limits, Result};
 
 /// Metadata key that holds the column count (decimal ASCII). Hive requires it.

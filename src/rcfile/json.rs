@@ -7,7 +7,7 @@
 
 use super::schema::HiveType;
 use super::value::{Date, Decimal, Timestamp, Value};
-use crate::format::java_float;
+use crate::rcfile::java_float;
 use crate::{Error, Result};
 use serde_json::Value as Json;
 use std::fmt::Write as _;

@@ -2,7 +2,7 @@
 //! `k` equal lengths is written as the length followed by `~(k-1)` (a negative VLong).
 //! `1,1,1,2` → `01 FD 02`.
 
-use crate::format::hadoop::{decode_vlong, write_vlong};
+use crate::rcfile::hadoop::{decode_vlong, write_vlong};
 use crate::{Error, Result};
 
 /// Builds one column's lengths buffer as Hive's writer does, one cell at a time.

@@ -4,7 +4,7 @@
 
 use super::lengths::decode_offsets;
 use crate::compress::{check_plain_len, Algorithm, Codec};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::{Error, Limits, Result};
 use std::ops::Range;
 

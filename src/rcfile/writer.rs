@@ -46,7 +46,7 @@ use super::header::{Header, HeaderVersion, COLUMN_NUMBER_KEY};
 use super::lengths::LengthsEncoder;
 use super::rowgroup::{decode_column, parse_key, ColumnBytes, ColumnData};
 use crate::compress::{Codec, HadoopCodec};
-use crate::format::hadoop::{write_i32_be, write_vlong};
+use crate::rcfile::hadoop::{write_i32_be, write_vlong};
 use crate::sink::SyncWrite;
 use crate::{Error, Limits, Result};
 use std::io::Write;

@@ -4,7 +4,7 @@
 
 use super::column::Values;
 use super::value::ValueRef;
-use crate::format::tsfile::{DataType, DeviceId};
+use crate::tsfile::format::{DataType, DeviceId};
 
 /// One column of a batch.
 #[derive(Clone, Debug, PartialEq)]

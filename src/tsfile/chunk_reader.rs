@@ -3,11 +3,11 @@
 //! Every size is checked against the file and the [`Limits`] before anything is allocated.
 
 use super::compression::PageCodecs;
-use crate::format::tsfile::headers::{ChunkHeader, PageHeader};
-use crate::format::tsfile::statistics::Statistics;
-use crate::format::tsfile::Compression;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::source::ByteSource;
+use crate::tsfile::format::headers::{ChunkHeader, PageHeader};
+use crate::tsfile::format::statistics::Statistics;
+use crate::tsfile::format::Compression;
 use crate::{Error, Limits, Result};
 
 /// A chunk's header and its raw page bytes.

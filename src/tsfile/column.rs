@@ -2,7 +2,7 @@
 //! writers encode from. Byte strings are stored Arrow-style (one buffer plus offsets) so that
 //! columnar batches fall out of the read path without a copy per value.
 
-use crate::format::tsfile::{DataType, Physical};
+use crate::tsfile::format::{DataType, Physical};
 use crate::Result;
 
 /// Byte strings in one buffer: value `i` is `data[offsets[i]..offsets[i + 1]]`.

@@ -17,7 +17,7 @@
 //! its header declares; the codecs never produce or allocate more than that.
 
 use crate::compress::{check_plain_len, new_codec, Algorithm, Codec, Framing};
-use crate::format::tsfile::Compression;
+use crate::tsfile::format::Compression;
 use crate::{Error, Limits, Result};
 
 /// The algorithm and framing of a compression type: `Ok(None)` for `UNCOMPRESSED`,
@@ -26,7 +26,7 @@ use crate::{Error, Limits, Result};
 ///
 /// ```
 /// use colfile::compress::{Algorithm, Framing};
-/// use colfile::format::tsfile::Compression;
+/// use colfile::tsfile::format::Compression;
 /// use colfile::tsfile::compression::page_codec;
 ///
 /// assert_eq!(page_codec(Compression::Lz4)?, Some((Algorithm::Lz4, Framing::Raw)));
@@ -64,7 +64,7 @@ const SLOTS: usize = 10;
 /// between pages.
 ///
 /// ```
-/// use colfile::format::tsfile::Compression;
+/// use colfile::tsfile::format::Compression;
 /// use colfile::tsfile::compression::PageCodecs;
 ///
 /// let mut codecs = PageCodecs::new();

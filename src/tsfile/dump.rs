@@ -7,10 +7,10 @@ use super::batch::DeviceBatch;
 use super::json::{write_tag_members, write_value, FloatStyle};
 use super::reader::{Query, TsFileReader};
 use super::value::ValueRef;
-use crate::format::tsfile::schema::TableSchema;
-use crate::format::tsfile::DataType;
 use crate::rcfile::json::write_str;
 use crate::source::ByteSource;
+use crate::tsfile::format::schema::TableSchema;
+use crate::tsfile::format::DataType;
 use crate::Result;
 use serde_json::Value as Json;
 

@@ -10,8 +10,8 @@
 use std::cmp::Ordering;
 
 use super::value::{Value, ValueRef};
-use crate::format::tsfile::statistics::{StatValues, Statistics};
-use crate::format::tsfile::{DataType, Physical};
+use crate::tsfile::format::statistics::{StatValues, Statistics};
+use crate::tsfile::format::{DataType, Physical};
 use crate::{Error, Result};
 
 /// A comparison operator.

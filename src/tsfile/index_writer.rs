@@ -5,9 +5,9 @@
 use std::collections::VecDeque;
 use std::io::Write;
 
-use crate::format::tsfile::device::java_str_cmp;
-use crate::format::tsfile::footer::default_properties;
-use crate::format::tsfile::{
+use crate::tsfile::format::device::java_str_cmp;
+use crate::tsfile::format::footer::default_properties;
+use crate::tsfile::format::{
     BloomFilter, ChunkMetadata, DataType, DeviceEntry, DeviceId, MeasurementEntry,
     MetadataIndexNode, NodeEntries, NodeType, Statistics, TableSchema, TailBytes,
     TimeseriesMetadata, TsFileMetadata,

@@ -4,8 +4,8 @@
 //! `"-Infinity"`; TEXT and STRING strings; BLOB lowercase hex; DATE `"YYYY-MM-DD"`; null.
 
 use super::value::{date_to_string, parse_date, Value, ValueRef};
-use crate::format::tsfile::DataType;
 use crate::rcfile::json::{parse_hex, push_hex, write_str};
+use crate::tsfile::format::DataType;
 use crate::{Error, Result};
 use serde_json::Value as Json;
 use std::fmt::Write as _;
@@ -22,7 +22,7 @@ pub enum FloatStyle {
 /// Appends the JSON text of `v`, a value of a `data_type` column.
 ///
 /// ```
-/// use colfile::format::tsfile::DataType;
+/// use colfile::tsfile::format::DataType;
 /// use colfile::tsfile::json::{write_value, FloatStyle};
 /// use colfile::tsfile::ValueRef;
 /// let mut s = String::new();

@@ -6,13 +6,13 @@
 //! The scan never trusts the footer, so it also works on a file cut off mid-write: it stops
 //! at the first record that is incomplete or invalid and says where and why.
 
-use crate::format::tsfile::{
+use crate::cursor::Cursor;
+use crate::source::ByteSource;
+use crate::tsfile::chunk_reader::RawChunk;
+use crate::tsfile::format::{
     ChunkHeader, DeviceId, Marker, MetadataIndexNode, NodeEntries, NodeType, PageHeader,
     TimeseriesMetadata,
 };
-use crate::format::Cursor;
-use crate::source::ByteSource;
-use crate::tsfile::chunk_reader::RawChunk;
 use crate::tsfile::metadata::{FileMetadata, INLINE_ROOT, MAGIC, VERSION};
 use crate::{Error, ErrorKind, Limits, Result};
 

@@ -16,9 +16,9 @@ use super::points::ChunkPoints;
 use super::query::Query;
 use super::reader::TsFileReader;
 use super::scan::{check_type, DeviceScan};
-use crate::format::tsfile::headers::ChunkKind;
-use crate::format::tsfile::{Encoding, Statistics};
 use crate::source::ByteSource;
+use crate::tsfile::format::headers::ChunkKind;
+use crate::tsfile::format::{Encoding, Statistics};
 use crate::{Error, Result};
 
 /// One series of a non-aligned device: its pending chunks and decoded points.

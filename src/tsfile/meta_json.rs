@@ -5,10 +5,10 @@
 use super::json::{write_value, FloatStyle};
 use super::reader::TsFileReader;
 use super::value::ValueRef;
-use crate::format::tsfile::statistics::{StatValues, Statistics};
-use crate::format::tsfile::{DataType, DeviceId};
 use crate::rcfile::json::push_hex;
 use crate::source::ByteSource;
+use crate::tsfile::format::statistics::{StatValues, Statistics};
+use crate::tsfile::format::{DataType, DeviceId};
 use crate::Result;
 use serde_json::{json, Map, Value as Json};
 

@@ -5,13 +5,13 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use crate::format::tsfile::device::java_str_cmp;
-use crate::format::tsfile::{
+use crate::cursor::Cursor;
+use crate::source::ByteSource;
+use crate::tsfile::format::device::java_str_cmp;
+use crate::tsfile::format::{
     DeviceId, MetadataIndexNode, NodeEntries, NodeType, TableSchema, TimeseriesMetadata,
     TsFileMetadata,
 };
-use crate::format::Cursor;
-use crate::source::ByteSource;
 use crate::{Error, Limits, Result};
 
 /// `TsFile`, at both ends of a file.

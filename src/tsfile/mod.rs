@@ -1,5 +1,5 @@
 //! Apache TsFile v4 (TsFile 2.x): readers and writers for the table and tree models
-//! (`spec/tsfile.md`). The on-disk structures are in [`crate::format::tsfile`]; this module
+//! (`spec/tsfile.md`). The on-disk structures are in [`format`](mod@format); this module
 //! owns the value encodings ([`encoding`]), the decoded value runs ([`column`](mod@column)), and — built on
 //! them — page and chunk decoding, the reader and the writer.
 
@@ -12,6 +12,7 @@ pub mod encoding;
 pub mod explain;
 pub mod filter;
 pub mod filter_parse;
+pub mod format;
 pub mod index_writer;
 pub mod json;
 pub mod layout;

@@ -4,8 +4,8 @@
 
 use super::column::Values;
 use super::encoding;
-use crate::format::tsfile::{DataType, Encoding};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
+use crate::tsfile::format::{DataType, Encoding};
 use crate::{Error, Result};
 
 /// Decodes a time page (or any time stream), appending to `times`; at most `max`

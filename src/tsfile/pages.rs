@@ -6,10 +6,10 @@ use std::borrow::Cow;
 
 use super::chunk_reader::{decompress_payload, RawChunk, CHUNK_HEADER_WINDOW, WHOLE_WINDOW};
 use super::compression::PageCodecs;
-use crate::format::tsfile::headers::PageHeader;
-use crate::format::tsfile::statistics::Statistics;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::source::ByteSource;
+use crate::tsfile::format::headers::PageHeader;
+use crate::tsfile::format::statistics::Statistics;
 use crate::{Error, ErrorKind, Limits, Result};
 
 /// Where one page is, and its header.

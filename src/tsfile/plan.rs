@@ -11,10 +11,10 @@ use super::query::Query;
 use super::reader::TsFileReader;
 use super::rows::{retain_rows, row_mask};
 use super::value::ValueRef;
-use crate::format::tsfile::index::TimeseriesMetadata;
-use crate::format::tsfile::statistics::Statistics;
-use crate::format::tsfile::{ColumnCategory, DataType, DeviceId, TableSchema};
 use crate::source::ByteSource;
+use crate::tsfile::format::index::TimeseriesMetadata;
+use crate::tsfile::format::statistics::Statistics;
+use crate::tsfile::format::{ColumnCategory, DataType, DeviceId, TableSchema};
 use crate::Result;
 
 /// A chunk's header offset and its statistics, when known.

@@ -76,7 +76,7 @@ impl ChunkPoints {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::tsfile::Encoding;
+    use crate::tsfile::format::Encoding;
     use crate::tsfile::page::decode_times;
     use crate::ErrorKind;
 

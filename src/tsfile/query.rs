@@ -4,7 +4,7 @@
 
 use super::filter::{CmpOp, Filter};
 use super::value::Value;
-use crate::format::tsfile::{ColumnCategory, DeviceId, TableSchema};
+use crate::tsfile::format::{ColumnCategory, DeviceId, TableSchema};
 use crate::{Error, Result};
 
 /// A query, built step by step; every restriction narrows the result.

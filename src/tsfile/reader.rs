@@ -22,9 +22,9 @@ use super::plan::{check_filter, device_tags, tag_verdict, DevicePlan};
 pub use super::query::Query;
 use super::rows::{retain_rows, split_rows};
 use super::scan::DeviceScan;
-use crate::format::tsfile::index::TimeseriesMetadata;
-use crate::format::tsfile::{DeviceId, Encoding};
 use crate::source::ByteSource;
+use crate::tsfile::format::index::TimeseriesMetadata;
+use crate::tsfile::format::{DeviceId, Encoding};
 use crate::{Error, Limits, Result};
 
 /// Reads a TsFile from a byte-range source.
@@ -77,7 +77,7 @@ impl<S: ByteSource> TsFileReader<S> {
     pub fn series_codec(
         &self,
         series: &TimeseriesMetadata,
-    ) -> Result<(Encoding, crate::format::tsfile::Compression)> {
+    ) -> Result<(Encoding, crate::tsfile::format::Compression)> {
         let first = series.chunks.first().ok_or_else(|| {
             Error::corrupt(
                 "tsfile",
@@ -147,7 +147,7 @@ impl<S: ByteSource> TsFileReader<S> {
         &self,
         devices: &[&DeviceId],
         q: &Query,
-        schema: Option<&crate::format::tsfile::TableSchema>,
+        schema: Option<&crate::tsfile::format::TableSchema>,
         ex: &mut Explain,
     ) -> Result<Vec<DeviceIndex>> {
         let mut out = Vec::new();

@@ -10,7 +10,7 @@ use super::column::Values;
 use super::compression::PageCodecs;
 use super::page;
 use super::points::ChunkPoints;
-use crate::format::tsfile::{ChunkKind, DataType, Encoding, StatValues, Statistics};
+use crate::tsfile::format::{ChunkKind, DataType, Encoding, StatValues, Statistics};
 use crate::{Error, Limits, Result};
 
 /// Statistics recomputed from one chunk's decoded values.

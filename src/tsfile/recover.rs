@@ -36,13 +36,13 @@ use super::index_writer;
 use super::layout::scan_data_with;
 use super::metadata::FileMetadata;
 use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
-use crate::format::tsfile::device::java_str_cmp;
-use crate::format::tsfile::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
-use crate::format::tsfile::{
+use crate::source::ByteSource;
+use crate::tsfile::format::device::java_str_cmp;
+use crate::tsfile::format::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
+use crate::tsfile::format::{
     ChunkKind, ChunkMetadata, ColumnCategory, DataType, DeviceId, MeasurementSchema, Statistics,
     TableColumn, TableSchema, TimeseriesMetadata,
 };
-use crate::source::ByteSource;
 use crate::{Error, ErrorKind, Limits, Result};
 
 /// Options of [`recover_with`].
@@ -125,8 +125,8 @@ struct Kept {
     name: String,
     kind: Option<ChunkKind>,
     data_type: DataType,
-    encoding: crate::format::tsfile::Encoding,
-    compression: crate::format::tsfile::Compression,
+    encoding: crate::tsfile::format::Encoding,
+    compression: crate::tsfile::format::Compression,
     offset: u64,
     stats: Statistics,
 }

@@ -121,7 +121,7 @@ pub fn split_rows(batch: &mut DeviceBatch, n: usize) -> Result<DeviceBatch> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::tsfile::{DataType, DeviceId};
+    use crate::tsfile::format::{DataType, DeviceId};
 
     fn batch(rows: usize) -> DeviceBatch {
         let mut ints = Column::new("i", DataType::Int64).unwrap();

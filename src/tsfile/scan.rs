@@ -18,9 +18,9 @@ use super::plan::{chunks_of, ChunkRef, DevicePlan};
 use super::points::ChunkPoints;
 use super::query::Query;
 use super::reader::TsFileReader;
-use crate::format::tsfile::headers::ChunkKind;
-use crate::format::tsfile::Physical;
 use crate::source::ByteSource;
+use crate::tsfile::format::headers::ChunkKind;
+use crate::tsfile::format::Physical;
 use crate::{Error, Result};
 
 /// A device being scanned.

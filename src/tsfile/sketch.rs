@@ -15,8 +15,8 @@ use std::fmt::Write as _;
 use super::layout::{index_layout, scan_data, ChunkLayout, DataLayout, IndexLayout};
 use super::meta_json::{set_key, statistics_json};
 use super::metadata::{FileMetadata, MAGIC};
-use crate::format::tsfile::{ChunkKind, DataType, MetadataIndexNode, NodeEntries, Statistics};
 use crate::source::ByteSource;
+use crate::tsfile::format::{ChunkKind, DataType, MetadataIndexNode, NodeEntries, Statistics};
 use crate::{ErrorKind, Limits, Result};
 use serde_json::{json, Map, Value as Json};
 

@@ -2,7 +2,7 @@
 //! (borrowed from decoded [`Values`]; what readers hand out row by row).
 
 use super::column::Values;
-use crate::format::tsfile::{DataType, Physical};
+use crate::tsfile::format::{DataType, Physical};
 use crate::{Error, Result};
 
 /// One owned value, or null.

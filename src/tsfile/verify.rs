@@ -17,9 +17,9 @@ use super::layout::{index_layout, scan_data_with, IndexLayout};
 use super::meta_json::statistics_json;
 use super::metadata::FileMetadata;
 use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
-use crate::format::tsfile::device::java_str_cmp;
-use crate::format::tsfile::{DataType, DeviceId, Statistics};
 use crate::source::ByteSource;
+use crate::tsfile::format::device::java_str_cmp;
+use crate::tsfile::format::{DataType, DeviceId, Statistics};
 use crate::{Error, ErrorKind, Limits, Result};
 
 /// What a [`Problem`] is about.

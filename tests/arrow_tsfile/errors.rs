@@ -7,8 +7,8 @@ use super::{batch_rows, canon_rows, open_fixture, read_batches};
 use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType as ArrowType, Field, Schema};
 use colfile::arrow::{arrow_schema_to_tsfile, TsFileArrowReader, TsFileArrowWriter};
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, DataType};
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, DataType};
 use colfile::tsfile::{Query, TsFileReader, WriterOptions};
 use colfile::ErrorKind;
 
@@ -186,8 +186,8 @@ fn bad_queries_fail_with_their_kind() {
 
 #[test]
 fn a_measurement_with_two_types_is_an_error_naming_both() {
-    use colfile::format::tsfile::schema::MeasurementSchema;
-    use colfile::format::tsfile::{Compression, Encoding};
+    use colfile::tsfile::format::schema::MeasurementSchema;
+    use colfile::tsfile::format::{Compression, Encoding};
     use colfile::tsfile::{TsFileWriter, ValueRef};
     let mut w = TsFileWriter::new(Vec::new(), WriterOptions::default()).unwrap();
     for (path, t, v) in [
@@ -207,7 +207,7 @@ fn a_measurement_with_two_types_is_an_error_naming_both() {
     assert!(text.contains("INT32") && text.contains("DOUBLE"), "{e}");
     // Each device alone reads.
     for d in ["root.a.d1", "root.a.d2"] {
-        let q = Query::all().device(colfile::format::tsfile::DeviceId::from_tree_path(d).unwrap());
+        let q = Query::all().device(colfile::tsfile::format::DeviceId::from_tree_path(d).unwrap());
         assert_eq!(read_batches(&r, q, 10).unwrap().len(), 1);
     }
 }

@@ -11,7 +11,7 @@ use arrow_array::{
 };
 use arrow_schema::{DataType as ArrowType, Field, Schema, TimeUnit};
 use colfile::arrow::{TsFileArrowReader, TsFileArrowWriter, TSFILE_CATEGORY_KEY, TSFILE_TYPE_KEY};
-use colfile::format::tsfile::DeviceId;
+use colfile::tsfile::format::DeviceId;
 use colfile::tsfile::{Query, TsFileReader, WriterOptions};
 use colfile::ErrorKind;
 

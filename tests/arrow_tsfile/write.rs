@@ -12,8 +12,8 @@ use arrow_array::{
 };
 use arrow_schema::{DataType as ArrowType, Field, Schema, TimeUnit};
 use colfile::arrow::{TsFileArrowWriter, TSFILE_CATEGORY_KEY, TSFILE_TYPE_KEY};
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, DataType};
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, DataType};
 use colfile::tsfile::{Query, TsFileReader, WriterOptions};
 use proptest::prelude::*;
 use serde_json::Value as Json;

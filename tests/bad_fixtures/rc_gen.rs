@@ -4,7 +4,7 @@
 
 use super::gen::{Case, Made};
 use colfile::compress::Framing;
-use colfile::format::hadoop::{decode_vlong, vlong_size, write_text, write_vlong};
+use colfile::rcfile::hadoop::{decode_vlong, vlong_size, write_text, write_vlong};
 use colfile::rcfile::{ColumnLayout, Header, Reader};
 use colfile::Limits;
 

@@ -4,9 +4,9 @@
 
 use super::gen::Made;
 use super::ts_gen::{chunks, max_uvarint_in_place, set_uvarint};
-use colfile::format::tsfile::varint::uvarint_len;
-use colfile::format::tsfile::{Compression, Encoding};
-use colfile::format::Cursor;
+use colfile::cursor::Cursor;
+use colfile::tsfile::format::varint::uvarint_len;
+use colfile::tsfile::format::{Compression, Encoding};
 
 /// The first chunk's marker byte set to 0x07, which is no marker.
 pub fn chunk_header_bad_marker(mut b: Vec<u8>) -> Made {

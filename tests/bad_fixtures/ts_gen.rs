@@ -6,11 +6,11 @@
 
 use super::gen::{Case, Made};
 use super::ts_data_gen as data;
-use colfile::format::tsfile::varint::{put_uvarint, put_var_bytes, put_varint, uvarint_len};
-use colfile::format::tsfile::{
+use colfile::cursor::Cursor;
+use colfile::tsfile::format::varint::{put_uvarint, put_var_bytes, put_varint, uvarint_len};
+use colfile::tsfile::format::{
     MeasurementEntry, MetadataIndexNode, NodeEntries, NodeType, TsFileMetadata,
 };
-use colfile::format::Cursor;
 use colfile::tsfile::layout::{index_layout, scan_data, ChunkLayout, IndexLayout};
 use colfile::tsfile::metadata::FileMetadata;
 use colfile::Limits;

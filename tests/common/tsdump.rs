@@ -3,7 +3,7 @@
 //! formatting ignored, floats bit-equal except NaN == NaN, rows matched by table, tags and
 //! time or by device and time).
 
-use colfile::format::tsfile::DataType;
+use colfile::tsfile::format::DataType;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -72,9 +72,9 @@ pub fn spec_codecs(spec: &Json) -> Vec<String> {
 /// library itself ([`supports`] for any data type, [`page_codec`]), so a fixture flips from
 /// expected-unsupported to a real comparison as soon as its codec lands.
 pub fn implemented(name: &str) -> bool {
-    use colfile::format::tsfile::{Compression, DataType, Encoding};
     use colfile::tsfile::compression::page_codec;
     use colfile::tsfile::encoding::supports;
+    use colfile::tsfile::format::{Compression, DataType, Encoding};
     if let Ok(e) = Encoding::from_name(name) {
         return DataType::ALL.iter().any(|&t| supports(e, t));
     }

@@ -2,7 +2,7 @@
 //! serdes), the structure boundaries of an intact file, and its length and count fields.
 
 use colfile::compress::HadoopCodec;
-use colfile::format::hadoop::{decode_vlong, write_vlong};
+use colfile::rcfile::hadoop::{decode_vlong, write_vlong};
 use colfile::rcfile::{ColumnBatch, Reader, Schema, Serde, Value};
 use colfile::Limits;
 

@@ -1,8 +1,8 @@
 //! TsFile side of the damage tests: a full read (query every row, `verify`, `sketch`), the
 //! structure boundaries of an intact file, and its length and count fields.
 
-use colfile::format::tsfile::varint::{put_uvarint, put_varint};
-use colfile::format::Cursor;
+use colfile::cursor::Cursor;
+use colfile::tsfile::format::varint::{put_uvarint, put_varint};
 use colfile::tsfile::sketch::{sketch, Sketch};
 use colfile::tsfile::verify::{verify, VerifyOptions};
 use colfile::tsfile::{Query, TsFileReader};

@@ -8,8 +8,8 @@ use crate::helpers::{
     bits64, dec, dec_exact, decode_err, enc, f64s, fixture, fixture_rows, hex, page, round_trip,
     runs,
 };
-use colfile::format::tsfile::{DataType, Encoding};
 use colfile::tsfile::encoding::decode;
+use colfile::tsfile::format::{DataType, Encoding};
 use colfile::tsfile::Values;
 use proptest::prelude::*;
 
@@ -237,7 +237,7 @@ fn corrupt_streams_are_errors() {
     // (`good` has a two-byte header: 64 < bits < 8192.)
     let declared = ((good[0] & 0x7f) as i32 | (good[1] as i32) << 7) >> 1;
     let mut s = Vec::new();
-    colfile::format::tsfile::varint::put_varint(&mut s, declared - 1);
+    colfile::tsfile::format::varint::put_varint(&mut s, declared - 1);
     s.extend(&good[2..]);
     assert!(decode_err(C, D, &s).to_string().contains("past its block"));
     // Fewer bits than the first value.
@@ -258,7 +258,7 @@ fn corrupt_streams_are_errors() {
     s.extend([0xff; 11]);
     let bits = (s.len() as i32 - 1) * 8 + 6;
     let mut v = Vec::new();
-    colfile::format::tsfile::varint::put_varint(&mut v, bits);
+    colfile::tsfile::format::varint::put_varint(&mut v, bits);
     v.extend(s);
     assert!(decode_err(C, D, &v).to_string().contains("too long"));
     // max_values.

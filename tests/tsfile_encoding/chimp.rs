@@ -8,8 +8,8 @@ use crate::helpers::{
     fixture, has_nan, hex, int32s, int64s, ints_round_trip, java_hybrid_ints, page, round_trip,
     runs,
 };
-use colfile::format::tsfile::{DataType, Encoding};
 use colfile::tsfile::encoding::{decode, encode, EncodeOptions};
+use colfile::tsfile::format::{DataType, Encoding};
 use colfile::tsfile::Values;
 use proptest::prelude::*;
 use std::ops::{BitOr, Range, Shl};

@@ -6,8 +6,8 @@
 use crate::helpers::{
     bits, canonical, dec, dec_exact, enc, f32s, f64s, hex, java_hybrid_ints, round_trip,
 };
-use colfile::format::tsfile::{DataType, Encoding};
 use colfile::tsfile::encoding::decode;
+use colfile::tsfile::format::{DataType, Encoding};
 use colfile::tsfile::Values;
 use proptest::prelude::*;
 

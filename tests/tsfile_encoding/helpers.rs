@@ -2,8 +2,8 @@
 //! the C++ fixture pages (positions, bitmap, stream) and their expected rows, proptest
 //! strategies and round trips.
 
-use colfile::format::tsfile::{DataType, Encoding};
 use colfile::tsfile::encoding::{decode, decode_exact, encode, EncodeOptions};
+use colfile::tsfile::format::{DataType, Encoding};
 use colfile::tsfile::Values;
 use proptest::prelude::*;
 use std::ops::Range;

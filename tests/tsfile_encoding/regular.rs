@@ -4,8 +4,8 @@
 //! Java's reader quirks, exact storage of other data, round trips and corrupt streams.
 
 use crate::helpers::{dec, enc, hex, int32s, int64s, ints_round_trip, round_trip};
-use colfile::format::tsfile::{DataType, Encoding};
 use colfile::tsfile::encoding::decode;
+use colfile::tsfile::format::{DataType, Encoding};
 use colfile::tsfile::Values;
 use proptest::prelude::*;
 

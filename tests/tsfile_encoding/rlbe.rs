@@ -8,8 +8,8 @@ use crate::helpers::{
     assert_page_rows_bits, bits64, check, d1_rows, dec, dec_exact, enc, f32s, f64s, fixture, hex,
     int32s, int64s, ints_round_trip, java_hybrid_ints, page, round_trip,
 };
-use colfile::format::tsfile::{DataType, Encoding};
 use colfile::tsfile::encoding::{decode, encode, EncodeOptions};
+use colfile::tsfile::format::{DataType, Encoding};
 use colfile::tsfile::Values;
 use colfile::ErrorKind;
 use proptest::prelude::*;

@@ -8,8 +8,8 @@ use crate::helpers::{
     check, d1_rows, dec, dec_exact, decode_err, enc, f32s, f64s, fixture, hex, int32s, int64s,
     ints_round_trip, java_hybrid_ints, nans_as, page, round_trip,
 };
-use colfile::format::tsfile::{DataType, Encoding};
 use colfile::tsfile::encoding::{encode, EncodeOptions};
+use colfile::tsfile::format::{DataType, Encoding};
 use colfile::tsfile::Values;
 use colfile::ErrorKind;
 use proptest::prelude::*;

@@ -1,6 +1,6 @@
 //! Corrupt inputs: every damaged footer or index is a specific error, never a panic.
 
-use colfile::format::tsfile::{MetadataIndexNode, NodeEntries, NodeType};
+use colfile::tsfile::format::{MetadataIndexNode, NodeEntries, NodeType};
 use colfile::tsfile::metadata::FileMetadata;
 use colfile::{ErrorKind, Limits};
 use proptest::prelude::*;

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use colfile::format::tsfile::{
+use colfile::tsfile::format::{
     BloomFilter, DeviceId, NodeEntries, NodeType, StatValues, Statistics, TailBytes,
     TimeseriesMetadata,
 };
@@ -60,12 +60,12 @@ fn device(segs: &Json) -> DeviceId {
         .collect::<Vec<_>>();
     // Read the wire form so trailing nulls stay as stored.
     let mut b = Vec::new();
-    colfile::format::tsfile::varint::put_uvarint(&mut b, segments.len() as u32);
+    colfile::tsfile::format::varint::put_uvarint(&mut b, segments.len() as u32);
     for s in &segments {
-        colfile::format::tsfile::varint::put_var_bytes(&mut b, s.as_deref().map(str::as_bytes))
+        colfile::tsfile::format::varint::put_var_bytes(&mut b, s.as_deref().map(str::as_bytes))
             .unwrap();
     }
-    DeviceId::read(&mut colfile::format::Cursor::new(&b, 0), 100).unwrap()
+    DeviceId::read(&mut colfile::cursor::Cursor::new(&b, 0), 100).unwrap()
 }
 
 fn n(j: &Json) -> u64 {
@@ -95,7 +95,7 @@ fn walk(
 fn walk_node(
     m: &FileMetadata,
     src: &[u8],
-    node: &colfile::format::tsfile::MetadataIndexNode,
+    node: &colfile::tsfile::format::MetadataIndexNode,
     depth: u64,
     shape: &mut Shape,
 ) {

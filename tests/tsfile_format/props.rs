@@ -1,11 +1,11 @@
 //! Property tests: every metadata structure reads back what it wrote, and reading consumes
 //! exactly the bytes written.
 
-use colfile::format::tsfile::{
+use colfile::cursor::Cursor;
+use colfile::tsfile::format::{
     ChunkHeader, ChunkKind, Compression, DataType, Encoding, Marker, NumStats, PageHeader,
     StatValues, Statistics,
 };
-use colfile::format::Cursor;
 use proptest::prelude::*;
 
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
@@ -229,7 +229,7 @@ fn accumulation_follows_java() {
 
 mod structures {
     use super::*;
-    use colfile::format::tsfile::{
+    use colfile::tsfile::format::{
         BloomFilter, ChunkMetadata, ColumnCategory, DeviceEntry, DeviceId, MeasurementEntry,
         MeasurementSchema, MetadataIndexNode, NodeEntries, NodeType, TableColumn, TableSchema,
         TimeseriesMetadata, TsFileMetadata,
@@ -414,7 +414,7 @@ proptest! {
         s in proptest::option::of(proptest::collection::vec(any::<u8>(), 0..300)),
         b in proptest::collection::vec(any::<u8>(), 0..300),
     ) {
-        use colfile::format::tsfile::varint::{put_bytes32, put_uvarint, put_var_bytes, put_varint, uvarint_len};
+        use colfile::tsfile::format::varint::{put_bytes32, put_uvarint, put_var_bytes, put_varint, uvarint_len};
         let mut out = Vec::new();
         put_uvarint(&mut out, u);
         prop_assert_eq!(out.len(), uvarint_len(u));

@@ -2,8 +2,8 @@
 //! spec's worked example with fan-out 4).
 
 use super::java;
-use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
-use colfile::format::tsfile::{
+use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+use colfile::tsfile::format::{
     BloomFilter, ColumnCategory, Compression, DataType, DeviceId, Encoding, MetadataIndexNode,
     NodeEntries, NodeType,
 };

@@ -2,11 +2,11 @@
 //! or values the spec gives.
 
 use super::{h, java, read_rows};
-use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
-use colfile::format::tsfile::{
+use colfile::cursor::Cursor;
+use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+use colfile::tsfile::format::{
     ChunkHeader, ColumnCategory, Compression, DataType, DeviceId, Encoding, PageHeader,
 };
-use colfile::format::Cursor;
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{TsFileReader, TsFileWriter, Value, WriterOptions};
 

@@ -203,7 +203,7 @@ fn verify_locates_each_kind_of_damage() {
     // A Bloom filter that admits nothing of the file.
     let meta = FileMetadata::read(&good[..], &Limits::default()).unwrap();
     let mut footer = meta.footer().clone();
-    let mut bloom = colfile::format::tsfile::BloomFilter::new(4096, 5);
+    let mut bloom = colfile::tsfile::format::BloomFilter::new(4096, 5);
     bloom.add("no.such.series");
     footer.bloom = Some(bloom);
     let mut bad = good[..meta.footer_start() as usize].to_vec();
@@ -229,7 +229,7 @@ fn verify_locates_each_kind_of_damage() {
 }
 
 /// Bytes of a page header's statistics: everything between the two size varints and the payload.
-fn page_stats_len(h: &colfile::format::tsfile::PageHeader) -> usize {
+fn page_stats_len(h: &colfile::tsfile::format::PageHeader) -> usize {
     let mut b = Vec::new();
     h.statistics.as_ref().unwrap().write_to(&mut b).unwrap();
     b.len()
@@ -306,7 +306,7 @@ fn alter_key(bytes: &[u8], at: u64, old: &str, new: &str) -> Vec<u8> {
 
 #[test]
 fn verify_checks_every_index_entry_key() {
-    use colfile::format::tsfile::{NodeEntries, NodeType};
+    use colfile::tsfile::format::{NodeEntries, NodeType};
     use colfile::tsfile::layout::index_layout;
 
     let good = deep_index_file();

@@ -16,7 +16,7 @@ use arrow_array::{new_null_array, Array, ArrayRef, RecordBatch, RecordBatchOptio
 use arrow_schema::{Field, Schema, SchemaRef, TimeUnit};
 use async_trait::async_trait;
 use colfile::arrow::TsFileArrowReader;
-use colfile::format::tsfile::DeviceId;
+use colfile::tsfile::format::DeviceId;
 use colfile::tsfile::{Query, TsFileReader};
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::{Result, Statistics};

@@ -13,7 +13,7 @@
 
 use arrow_schema::{DataType, Schema, TimeUnit};
 use colfile::arrow::TSFILE_CATEGORY_KEY;
-use colfile::format::tsfile::statistics::StatValues;
+use colfile::tsfile::format::statistics::StatValues;
 use datafusion::common::stats::Precision;
 use datafusion::common::{ColumnStatistics, Statistics};
 use datafusion::scalar::ScalarValue;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use colfile::format::tsfile::DeviceId;
+use colfile::tsfile::format::DeviceId;
 use datafusion::catalog::Session;
 use datafusion::common::{DFSchema, Result};
 use datafusion::logical_expr::utils::expr_to_columns;

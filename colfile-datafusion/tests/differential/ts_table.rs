@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use colfile::format::tsfile::schema::{TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, DataType};
 use colfile::source::FileSource;
+use colfile::tsfile::format::schema::{TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, DataType};
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, WriterOptions};
 
 use super::harness::{files_in, fresh_dir, Case, Files};
@@ -321,8 +321,8 @@ pub fn make(rng: &mut Rng, case: usize, root: &Path) -> Case {
 
 /// Whether TsFile stores this float column rounded (TS_2DIFF/RLE floats keep
 /// `max_point_number` decimals).
-pub fn lossy(t: DataType, e: colfile::format::tsfile::Encoding) -> bool {
-    use colfile::format::tsfile::Encoding as E;
+pub fn lossy(t: DataType, e: colfile::tsfile::format::Encoding) -> bool {
+    use colfile::tsfile::format::Encoding as E;
     matches!(t, DataType::Float | DataType::Double) && matches!(e, E::Ts2Diff | E::Rle)
 }
 

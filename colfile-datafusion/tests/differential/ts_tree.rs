@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use colfile::format::tsfile::schema::MeasurementSchema;
-use colfile::format::tsfile::DataType;
 use colfile::source::FileSource;
+use colfile::tsfile::format::schema::MeasurementSchema;
+use colfile::tsfile::format::DataType;
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value};
 
 use super::harness::{files_in, fresh_dir, Case, Files};

@@ -1,6 +1,6 @@
 //! Random TsFile values (with nulls and extremes) and the plain reader's values as [`V`].
 
-use colfile::format::tsfile::{Compression, DataType, Encoding};
+use colfile::tsfile::format::{Compression, DataType, Encoding};
 use colfile::tsfile::{Value, ValueRef};
 
 use super::model::{days_from_ymd, days_in_month, Kind, V};

@@ -17,7 +17,7 @@ use arrow_schema::TimeUnit;
 
 use super::super::from_arrow;
 use super::super::tsfile_types::yyyymmdd_to_days;
-use crate::format::tsfile::DataType;
+use crate::tsfile::format::DataType;
 use crate::tsfile::{BinaryValues, Column, Values};
 use crate::{Error, Result};
 

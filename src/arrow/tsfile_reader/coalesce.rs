@@ -86,7 +86,7 @@ pub(super) fn split(batch: &mut DeviceBatch, rows: usize) -> Result<DeviceBatch>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::tsfile::{DataType, DeviceId};
+    use crate::tsfile::format::{DataType, DeviceId};
 
     fn batch(times: Vec<i64>, values: Vec<i64>, present: Vec<bool>) -> DeviceBatch {
         DeviceBatch {

@@ -5,8 +5,8 @@ use arrow_schema::SchemaRef;
 
 use super::super::tsfile_types::{selected_columns, tree_to_arrow, tsfile_table_to_arrow};
 use super::TsFileArrowReaderBuilder;
-use crate::format::tsfile::{ColumnCategory, DataType};
 use crate::source::ByteSource;
+use crate::tsfile::format::{ColumnCategory, DataType};
 use crate::tsfile::Query;
 use crate::{Error, Result};
 

@@ -10,7 +10,7 @@ use arrow_array::Array;
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
 use super::super::tsfile_types::days_to_yyyymmdd;
-use crate::format::tsfile::{DataType, DeviceId};
+use crate::tsfile::format::{DataType, DeviceId};
 use crate::tsfile::{BinaryValues, Column, Values};
 use crate::{Error, Result};
 

@@ -7,8 +7,8 @@ use arrow_array::{Array, RecordBatch};
 
 use super::columns::{gather, pick_times};
 use crate::arrow::tsfile_types::{arrow_fits, DEVICE_COLUMN, TIME_COLUMN};
-use crate::format::tsfile::schema::{MeasurementSchema, TableSchema};
-use crate::format::tsfile::{ColumnCategory, DataType, DeviceId};
+use crate::tsfile::format::schema::{MeasurementSchema, TableSchema};
+use crate::tsfile::format::{ColumnCategory, DataType, DeviceId};
 use crate::tsfile::DeviceBatch;
 use crate::{Error, Result};
 

@@ -18,7 +18,7 @@
 //! Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
 
 mod args;
-mod convert_cmd;
+mod convert;
 mod progress;
 mod read_cmds;
 mod sql_cmd;
@@ -136,7 +136,7 @@ fn run() -> Result<(), Failure> {
         "recover" => ts_tools::recover(rest),
         "sketch" => ts_tools::sketch_cmd(rest),
         "verify" => ts_tools::verify(rest),
-        "convert" => convert_cmd::convert(convert_cmd::ConvertArgs::parse(rest)?),
+        "convert" => convert::convert(convert::ConvertArgs::parse(rest)?),
         "sql" => sql_cmd::sql(rest),
         "-h" | "--help" | "help" => out_line(USAGE),
         "-V" | "--version" => out_line(format_args!("colfile {}", env!("CARGO_PKG_VERSION"))),

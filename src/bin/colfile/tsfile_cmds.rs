@@ -3,10 +3,10 @@
 use crate::args::{ReadArgs, WriteArgs};
 use crate::read_cmds::csv_field;
 use crate::Failure;
-use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
+use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::tsfile::json::{from_json, write_tag_members, write_value, FloatStyle};
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{

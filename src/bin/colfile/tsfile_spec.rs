@@ -4,8 +4,8 @@
 
 use crate::tsfile_cmds::row_of;
 use crate::Failure;
-use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
-use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
+use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{TsFileWriter, Value, ValueRef, WriterOptions};
 use serde_json::Value as Json;

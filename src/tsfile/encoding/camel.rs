@@ -45,8 +45,8 @@ use super::bits::{BitReader, BitWriter};
 use super::float_wrapper::java_round;
 use super::limit_exceeded;
 use super::plain::java_double_bits as java_bits;
-use crate::format::tsfile::varint::put_varint;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
+use crate::tsfile::format::varint::put_varint;
 use crate::{Error, Result};
 
 /// Most integer + fractional digits the encoder's decimal path takes.

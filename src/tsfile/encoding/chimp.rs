@@ -33,8 +33,8 @@
 //! followed by 1..=8 is the end: [`Mode::UpTo`] reads such pages exactly, unambiguously.
 
 use super::bits::{BitReader, BitWriter};
+use super::framing::Mode;
 use super::framing::{close_page, decode_framed, offset, sentinel_ended};
-use super::gorilla::Mode;
 use crate::{Error, Result};
 
 /// Leading-zero counts the 3-bit codes stand for.

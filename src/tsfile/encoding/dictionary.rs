@@ -6,9 +6,9 @@
 //! ```
 
 use super::rle;
-use crate::format::tsfile::varint::{put_var_bytes, put_varint};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::tsfile::column::BinaryValues;
+use crate::tsfile::format::varint::{put_var_bytes, put_varint};
 use crate::{Error, Result};
 use std::collections::HashMap;
 

@@ -15,9 +15,9 @@ use super::limit_exceeded;
 use super::plain::{java_double_bits, java_float_bits};
 use super::word::Word;
 use super::{rle, ts2diff};
-use crate::format::tsfile::varint::put_uvarint;
-use crate::format::tsfile::Encoding;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
+use crate::tsfile::format::varint::put_uvarint;
+use crate::tsfile::format::Encoding;
 use crate::{Error, Result};
 
 const FORM_ROUNDED: u32 = 0x7FFF_FFFF;

@@ -12,10 +12,18 @@
 //! then requires the end marker and padding.
 
 use super::bits::{BitReader, BitWriter};
-use super::gorilla::Mode;
 use super::limit_exceeded;
 use crate::{Error, Result};
 use std::ops::RangeInclusive;
+
+/// How the end of a stream is found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Stop at the sentinel; at most this many values.
+    UpTo(usize),
+    /// Exactly this many values; sentinel values among them are data.
+    Exact(usize),
+}
 
 /// How a framed stream begins and ends.
 pub(crate) struct Framing<E> {

@@ -15,17 +15,8 @@
 //! page end live in [`framing`](super::framing), shared with CHIMP and GORILLA_V1.
 
 use super::bits::{BitReader, BitWriter};
-use super::framing::{close_page, decode_framed, offset, sentinel_ended};
+use super::framing::{close_page, decode_framed, offset, sentinel_ended, Mode};
 use crate::{Error, Result};
-
-/// How the end of a stream is found.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
-    /// Stop at the sentinel; at most this many values.
-    UpTo(usize),
-    /// Exactly this many values; sentinel values among them are data.
-    Exact(usize),
-}
 
 const fn field_bits(w: u32) -> u32 {
     if w == 32 {

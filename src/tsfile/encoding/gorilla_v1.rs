@@ -24,8 +24,8 @@
 //! (so trailing data NaNs that share the final byte with the marker need the count).
 
 use super::bits::{BitReader, BitWriter};
+use super::framing::Mode;
 use super::framing::{decode_framed, offset, Framing};
-use super::gorilla::Mode;
 use crate::{Error, Result};
 
 /// Widths of the `11` case's leading-zero and length fields.

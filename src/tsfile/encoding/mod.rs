@@ -47,9 +47,9 @@ mod word;
 mod zigzag;
 
 use super::column::Values;
-use crate::format::tsfile::{DataType, Encoding, Physical};
+use crate::tsfile::format::{DataType, Encoding, Physical};
 use crate::{Error, Result};
-use gorilla::Mode;
+use framing::Mode;
 
 /// Parameters that change how values are encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +96,7 @@ impl EncodeOptions {
 /// INT32, DATE, INT64, TIMESTAMP, FLOAT and DOUBLE.
 ///
 /// ```
-/// use colfile::format::tsfile::{DataType, Encoding};
+/// use colfile::tsfile::format::{DataType, Encoding};
 /// use colfile::tsfile::encoding::supports;
 /// assert!(supports(Encoding::Rle, DataType::Boolean));
 /// assert!(!supports(Encoding::Gorilla, DataType::Text));
@@ -174,7 +174,7 @@ fn sentinel(physical: Physical) -> u64 {
 /// CHIMP does the same. GORILLA_V1 stores every NaN as the canonical one, as Java does.
 ///
 /// ```
-/// use colfile::format::tsfile::{DataType, Encoding};
+/// use colfile::tsfile::format::{DataType, Encoding};
 /// use colfile::tsfile::encoding::{encode, EncodeOptions};
 /// use colfile::tsfile::Values;
 /// let mut out = Vec::new();

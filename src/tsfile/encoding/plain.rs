@@ -4,9 +4,9 @@
 //! strings a `VarInt` length then the bytes.
 
 use super::limit_exceeded;
-use crate::format::tsfile::varint::{put_var_bytes, put_varint};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::tsfile::column::Values;
+use crate::tsfile::format::varint::{put_var_bytes, put_varint};
 use crate::{Error, Result};
 
 /// Appends the PLAIN stream of `values`.

@@ -23,7 +23,7 @@
 
 use super::limit_exceeded;
 use super::word::Word;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::{Error, Result};
 
 /// Values per block in Java's writer.

@@ -18,8 +18,8 @@
 use super::bits::{unpack_map, BitWriter};
 use super::limit_exceeded;
 use super::word::Word;
-use crate::format::tsfile::varint::put_uvarint;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
+use crate::tsfile::format::varint::put_uvarint;
 use crate::{Error, Result};
 
 /// A run of equal values at least this long is run-length encoded.

@@ -41,11 +41,12 @@
 
 use super::bits::{BitReader, BitWriter};
 use super::fire::{self, Fire, Lane};
-use super::gorilla::{self, Mode};
+use super::framing::Mode;
+use super::gorilla;
 use super::{limit_exceeded, rle};
-use crate::format::tsfile::varint::put_uvarint;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::tsfile::column::Values;
+use crate::tsfile::format::varint::put_uvarint;
 use crate::{Error, Result};
 
 /// Values per group: the anchor and 8 predicted ones.

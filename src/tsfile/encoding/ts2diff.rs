@@ -14,7 +14,7 @@
 use super::bits::{unpack_map, BitWriter};
 use super::limit_exceeded;
 use super::word::Word;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::{Error, Result};
 
 /// Deltas per block (`TSFileConfig.deltaBlockSize`).

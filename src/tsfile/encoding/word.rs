@@ -3,7 +3,7 @@
 //! width-specific details: wrapping arithmetic, big-endian headers, and RLE run values
 //! (INT32 little-endian, INT64 big-endian — `spec/tsfile.md` §7.3).
 
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::Result;
 
 /// An integer width that the integer encodings are written for.

@@ -4,8 +4,8 @@
 //! the decoder reads packages while bytes remain and checks each one's declared count.
 
 use super::limit_exceeded;
-use crate::format::tsfile::varint::put_uvarint;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
+use crate::tsfile::format::varint::put_uvarint;
 use crate::{Error, Result};
 
 /// A 32- or 64-bit integer as ZIGZAG stores it.

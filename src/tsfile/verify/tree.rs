@@ -12,8 +12,8 @@
 use std::fmt;
 
 use super::{Check, Problem, VerifyReport};
-use crate::format::tsfile::device::java_str_cmp;
-use crate::format::tsfile::{DeviceId, NodeEntries, NodeType};
+use crate::tsfile::format::device::java_str_cmp;
+use crate::tsfile::format::{DeviceId, NodeEntries, NodeType};
 use crate::tsfile::layout::{IndexLayout, NodeLayout};
 use crate::tsfile::metadata::FileMetadata;
 

@@ -6,10 +6,10 @@ use super::super::column::Values;
 use super::super::compression::PageCodecs;
 use super::super::encoding::{self, EncodeOptions};
 use super::super::page::encode_value_page;
-use crate::format::tsfile::headers::{ChunkHeader, ChunkKind, Marker, PageHeader};
-use crate::format::tsfile::statistics::Statistics;
-use crate::format::tsfile::varint::put_uvarint;
-use crate::format::tsfile::{Compression, DataType, Encoding};
+use crate::tsfile::format::headers::{ChunkHeader, ChunkKind, Marker, PageHeader};
+use crate::tsfile::format::statistics::Statistics;
+use crate::tsfile::format::varint::put_uvarint;
+use crate::tsfile::format::{Compression, DataType, Encoding};
 use crate::{Error, Result};
 
 /// How a column's pages are encoded.

@@ -8,8 +8,8 @@
 
 use super::chunk::PageWork;
 use super::group::{FlushedChunk, Group};
-use crate::format::tsfile::{Compression, DeviceId};
 use crate::tsfile::compression::PageCodecs;
+use crate::tsfile::format::{Compression, DeviceId};
 use crate::{Error, Result};
 
 /// One device's chunk group, ready to be written.

@@ -6,8 +6,8 @@
 use super::super::batch::{count_set, Column};
 use super::super::value::ValueRef;
 use super::chunk::{ChunkBuilder, ColumnCodec, PageWork};
-use crate::format::tsfile::headers::ChunkKind;
-use crate::format::tsfile::statistics::Statistics;
+use crate::tsfile::format::headers::ChunkKind;
+use crate::tsfile::format::statistics::Statistics;
 use crate::Result;
 
 /// Page cutting limits.

@@ -38,8 +38,8 @@
 //!   success for a file whose index would point at the wrong bytes.
 //!
 //! ```
-//! use colfile::format::tsfile::{ColumnCategory, DataType};
-//! use colfile::format::tsfile::schema::{TableColumn, TableSchema};
+//! use colfile::tsfile::format::{ColumnCategory, DataType};
+//! use colfile::tsfile::format::schema::{TableColumn, TableSchema};
 //! use colfile::tsfile::{TsFileWriter, Value, WriterOptions};
 //!
 //! let path = std::env::temp_dir().join(format!("colfile-ts-sync-{}.tsfile", std::process::id()));
@@ -72,13 +72,13 @@ use super::value::{check_type, ValueRef};
 use chunk::{ColumnCodec, PageWork};
 use group::{Group, PageLimits};
 
-use crate::format::tsfile::device::java_str_cmp;
-use crate::format::tsfile::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
-use crate::format::tsfile::index::{ChunkMetadata, TimeseriesMetadata};
-use crate::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
-use crate::format::tsfile::{ColumnCategory, DataType, DeviceId};
 use crate::sink::SyncWrite;
 use crate::tsfile::encoding::EncodeOptions;
+use crate::tsfile::format::device::java_str_cmp;
+use crate::tsfile::format::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
+use crate::tsfile::format::index::{ChunkMetadata, TimeseriesMetadata};
+use crate::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+use crate::tsfile::format::{ColumnCategory, DataType, DeviceId};
 use crate::tsfile::index_writer;
 use crate::{Error, Result};
 
@@ -127,8 +127,8 @@ struct DeviceState {
 /// Writes a TsFile.
 ///
 /// ```
-/// use colfile::format::tsfile::{ColumnCategory, DataType};
-/// use colfile::format::tsfile::schema::{TableColumn, TableSchema};
+/// use colfile::tsfile::format::{ColumnCategory, DataType};
+/// use colfile::tsfile::format::schema::{TableColumn, TableSchema};
 /// use colfile::tsfile::{TsFileWriter, Value, WriterOptions};
 ///
 /// let schema = TableSchema::new("weather", vec![
@@ -170,7 +170,7 @@ impl<W: Write> TsFileWriter<W> {
         out.write_all(&[4])?;
         let mut codecs = PageCodecs::new();
         codecs.set_level(
-            crate::format::tsfile::Compression::Zstd,
+            crate::tsfile::format::Compression::Zstd,
             Some(options.zstd_level),
         )?;
         Ok(TsFileWriter {
@@ -207,7 +207,7 @@ impl<W: Write> TsFileWriter<W> {
             encoding: if aligned {
                 self.options.time_encoding
             } else {
-                crate::format::tsfile::Encoding::Ts2Diff
+                crate::tsfile::format::Encoding::Ts2Diff
             },
             compression: self.options.time_compression,
             options: EncodeOptions::default(),

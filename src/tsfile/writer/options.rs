@@ -1,7 +1,7 @@
 //! [`WriterOptions`] (page, flush and index settings with the reference writers' defaults),
 //! [`default_encoding`] and the [`WriteSummary`] that `finish()` returns.
 
-use crate::format::tsfile::{Compression, DataType, Encoding};
+use crate::tsfile::format::{Compression, DataType, Encoding};
 use crate::{Error, Result};
 
 /// Settings of a [`TsFileWriter`](super::TsFileWriter). `Default` gives the reference writers'

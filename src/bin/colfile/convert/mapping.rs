@@ -16,8 +16,8 @@
 use super::sources::Model;
 use super::ConvertArgs;
 use crate::Failure;
-use colfile::format::tsfile::{ColumnCategory, DataType};
 use colfile::rcfile::{HiveType, Timestamp};
+use colfile::tsfile::format::{ColumnCategory, DataType};
 use serde_json::{Map, Value as Json};
 
 /// One change to a JSON row on its way to the writer.

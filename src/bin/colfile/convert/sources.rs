@@ -4,10 +4,10 @@
 
 use super::{ConvertArgs, Fmt};
 use crate::Failure;
-use colfile::format::tsfile::schema::TableColumn;
-use colfile::format::tsfile::ColumnCategory;
 use colfile::rcfile::{HiveType, RowReader, Schema, Value};
 use colfile::source::FileSource;
+use colfile::tsfile::format::schema::TableColumn;
+use colfile::tsfile::format::ColumnCategory;
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{DeviceBatch, Query, QueryStream, TsFileReader, ValueRef};
 use std::collections::VecDeque;

@@ -6,8 +6,8 @@ use super::csv::CsvReader;
 use super::sources::{model_columns, schema_model, HiveLines, Model, Source};
 use super::ConvertArgs;
 use crate::Failure;
-use colfile::format::tsfile::DataType;
 use colfile::rcfile::{HiveType, Schema};
+use colfile::tsfile::format::DataType;
 use serde_json::{Map, Value as Json};
 use std::io::BufRead;
 

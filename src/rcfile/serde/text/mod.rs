@@ -37,15 +37,10 @@
 //! is written as the null sequence and reads back as NULL; `[""]` reads back as `[]`; a string
 //! equal to the null sequence reads back as NULL unless escaping is on.
 
-#[path = "text_bytes.rs"]
 mod bytes;
-#[path = "text_datetime.rs"]
 mod datetime;
-#[path = "text_decode.rs"]
 mod decode;
-#[path = "text_encode.rs"]
 mod encode;
-#[path = "text_scalar.rs"]
 mod scalar;
 
 use crate::rcfile::{HiveType, Value};

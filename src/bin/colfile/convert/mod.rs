@@ -4,23 +4,15 @@
 //! types onto the other's (mapping.rs), and `write`'s code writes an RCFile or TsFile, or the
 //! lines go out as JSONL or CSV (`cat --format csv`'s cell text).
 
-#[path = "convert/args.rs"]
 mod args;
-#[path = "convert/csv.rs"]
 mod csv;
-#[path = "convert/mapping.rs"]
 mod mapping;
 #[cfg(feature = "parquet")]
-#[path = "convert/parquet.rs"]
 mod parquet;
 #[cfg(feature = "parquet")]
-#[path = "convert/parquet_rows.rs"]
 mod parquet_rows;
-#[path = "convert/pipe.rs"]
 mod pipe;
-#[path = "convert/sources.rs"]
 mod sources;
-#[path = "convert/text.rs"]
 mod text;
 
 use crate::Failure;

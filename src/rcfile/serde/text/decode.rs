@@ -3,7 +3,7 @@
 
 use super::TextSerde;
 use super::{bytes, datetime, scalar};
-use crate::format::java_float;
+use crate::rcfile::java_float;
 use crate::rcfile::{Date, Decimal, Field, HiveType, Timestamp, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -3,13 +3,13 @@
 //! `String32`/`Binary32` (big-endian `int32` length). Readers are methods on
 //! [`Cursor`]; writers are `put_*` functions that append to a `Vec<u8>`.
 
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::{Error, Result};
 
 /// Appends `v` as a `UVarInt` (1–5 bytes).
 ///
 /// ```
-/// use colfile::format::tsfile::varint::{put_uvarint, put_varint};
+/// use colfile::tsfile::format::varint::{put_uvarint, put_varint};
 /// let mut out = Vec::new();
 /// put_uvarint(&mut out, 300);
 /// put_varint(&mut out, -1);

@@ -2,8 +2,8 @@
 //! timestamp's UTC seconds are converted through.
 
 use super::tzif::{ZoneRules, MAX_TZIF_BYTES};
-use crate::format::hadoop::{decode_vlong, write_vlong};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
+use crate::rcfile::hadoop::{decode_vlong, write_vlong};
 use crate::{Error, Result};
 use std::fmt;
 use std::sync::Arc;

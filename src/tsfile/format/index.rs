@@ -5,7 +5,7 @@ use super::device::DeviceId;
 use super::statistics::Statistics;
 use super::types::DataType;
 use super::varint::{put_uvarint, put_var_bytes, uvarint_len};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::{Error, Limits, Result};
 
 /// Where one chunk of a series starts, with its statistics when the series has several chunks.
@@ -20,8 +20,8 @@ pub struct ChunkMetadata {
 /// One series' metadata: type byte, name, data type, statistics and chunk list.
 ///
 /// ```
-/// use colfile::format::tsfile::{ChunkMetadata, DataType, Statistics, TimeseriesMetadata};
-/// use colfile::format::Cursor;
+/// use colfile::tsfile::format::{ChunkMetadata, DataType, Statistics, TimeseriesMetadata};
+/// use colfile::cursor::Cursor;
 /// let tsm = TimeseriesMetadata {
 ///     timeseries_type: 0x80,
 ///     measurement_id: String::new(),
@@ -373,7 +373,7 @@ impl MetadataIndexNode {
     /// [`write_to`](Self::write_to) lays it out (the entry count comes first).
     ///
     /// ```
-    /// use colfile::format::tsfile::{MeasurementEntry, MetadataIndexNode, NodeEntries, NodeType};
+    /// use colfile::tsfile::format::{MeasurementEntry, MetadataIndexNode, NodeEntries, NodeType};
     /// let e = |m: &str, offset| MeasurementEntry { measurement: m.into(), offset };
     /// let node = MetadataIndexNode {
     ///     entries: NodeEntries::Measurement(vec![e("a", 10), e("bc", 40)]),

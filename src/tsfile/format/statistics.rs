@@ -4,14 +4,14 @@
 
 use super::types::DataType;
 use super::varint::{put_bytes32, put_uvarint};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::tsfile::column::Values;
 use crate::{Error, Result};
 
 /// Count, time range and type-specific fields of a run of values.
 ///
 /// ```
-/// use colfile::format::tsfile::{DataType, NumStats, Statistics, StatValues};
+/// use colfile::tsfile::format::{DataType, NumStats, Statistics, StatValues};
 /// use colfile::tsfile::Values;
 /// let mut s = Statistics::new(DataType::Int32);
 /// s.update_values(&[10, 20, 30], &Values::Int32(vec![5, -1, 7]))?;
@@ -20,7 +20,7 @@ use crate::{Error, Result};
 ///
 /// let mut bytes = Vec::new();
 /// s.write_to(&mut bytes)?;
-/// let back = Statistics::read(&mut colfile::format::Cursor::new(&bytes, 0), DataType::Int32)?;
+/// let back = Statistics::read(&mut colfile::cursor::Cursor::new(&bytes, 0), DataType::Int32)?;
 /// assert_eq!(back, s);
 /// # Ok::<(), colfile::Error>(())
 /// ```

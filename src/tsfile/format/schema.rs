@@ -3,7 +3,7 @@
 
 use super::types::{ColumnCategory, Compression, DataType, Encoding};
 use super::varint::{put_bytes32, put_uvarint, put_var_bytes};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::Limits;
 use crate::{Error, Result};
 
@@ -34,9 +34,9 @@ pub struct TableColumn {
 /// A table: its name and columns in schema order (TAG columns in this order make the device id).
 ///
 /// ```
-/// use colfile::format::tsfile::schema::{MeasurementSchema, TableColumn, TableSchema};
-/// use colfile::format::tsfile::{ColumnCategory, Compression, DataType, Encoding};
-/// use colfile::format::Cursor;
+/// use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+/// use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
+/// use colfile::cursor::Cursor;
 /// let t = TableSchema {
 ///     name: "Weather".into(),
 ///     columns: vec![TableColumn {

@@ -4,7 +4,7 @@
 use super::statistics::Statistics;
 use super::types::{Compression, DataType, Encoding};
 use super::varint::{put_uvarint, put_var_bytes};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::{Error, Result};
 
 /// Bit 7 of a chunk marker: an aligned time chunk (`TIME_COLUMN_MASK`).
@@ -15,7 +15,7 @@ pub const VALUE_COLUMN_MASK: u8 = 0x40;
 /// A top-level record marker of the data section.
 ///
 /// ```
-/// use colfile::format::tsfile::{ChunkKind, Marker};
+/// use colfile::tsfile::format::{ChunkKind, Marker};
 /// let m = Marker::from_code(0x45)?;
 /// assert_eq!(m, Marker::chunk(ChunkKind::Value, false));
 /// assert!(m.is_chunk() && !m.is_multi_page());
@@ -136,8 +136,8 @@ impl Marker {
 /// The header in front of a chunk's pages.
 ///
 /// ```
-/// use colfile::format::tsfile::{ChunkHeader, Compression, DataType, Encoding, Marker};
-/// use colfile::format::Cursor;
+/// use colfile::tsfile::format::{ChunkHeader, Compression, DataType, Encoding, Marker};
+/// use colfile::cursor::Cursor;
 /// let h = ChunkHeader {
 ///     marker: Marker::OnlyOnePageTimeChunkHeader,
 ///     measurement_id: String::new(),
@@ -230,8 +230,8 @@ impl ChunkHeader {
 /// The header in front of one page's payload.
 ///
 /// ```
-/// use colfile::format::tsfile::{DataType, PageHeader};
-/// use colfile::format::Cursor;
+/// use colfile::tsfile::format::{DataType, PageHeader};
+/// use colfile::cursor::Cursor;
 /// let mut b = Vec::new();
 /// PageHeader::empty().write_to(&mut b)?;
 /// assert_eq!(b, [0x00]); // an empty value page is one byte

@@ -6,7 +6,7 @@ use crate::{Error, Result};
 /// Reads primitives from a slice; every read is checked against what remains.
 ///
 /// ```
-/// use colfile::format::Cursor;
+/// use colfile::cursor::Cursor;
 /// let mut c = Cursor::new(&[0, 0, 0, 7, 0x8f, 0x80], 100);
 /// assert_eq!(c.read_i32_be().unwrap(), 7);
 /// assert_eq!(c.read_vlong().unwrap(), 128);
@@ -95,68 +95,4 @@ impl<'a> Cursor<'a> {
     pub fn read_i64_be(&mut self) -> Result<i64> {
         Ok(i64::from_be_bytes(self.array("int64")?))
     }
-    /// Hadoop zero-compressed VLong ([`super::hadoop::decode_vlong`]).
-    #[inline]
-    pub fn read_vlong(&mut self) -> Result<i64> {
-        if let Some(&b) = self.buf.get(self.pos) {
-            if (b as i8) >= -112 {
-                self.pos += 1;
-                return Ok(b as i8 as i64);
-            }
-        }
-        match super::hadoop::decode_vlong(self.rest()) {
-            Some((v, n)) => {
-                self.pos += n;
-                Ok(v)
-            }
-            None => Err(self.vlong_truncated()),
-        }
-    }
-
-    #[cold]
-    fn vlong_truncated(&self) -> Error {
-        let need = self
-            .rest()
-            .first()
-            .map_or(1, |&b| super::hadoop::vlong_size_from_first(b));
-        Error::truncated("VLong", need as u64, self.remaining() as u64).at_offset(self.offset())
-    }
-
-    /// Hadoop VInt: a VLong that must fit in int32.
-    #[inline]
-    pub fn read_vint(&mut self) -> Result<i32> {
-        let at = self.offset();
-        let v = self.read_vlong()?;
-        i32::try_from(v).map_err(|_| vint_overflow(v, at))
-    }
-    /// A non-negative VInt length, checked against what remains and against `max`.
-    pub fn read_len(&mut self, what: &'static str, max: usize) -> Result<usize> {
-        let at = self.offset();
-        let v = self.read_vint()?;
-        if v < 0 {
-            return Err(
-                Error::corrupt("hadoop", format!("negative {what} length {v}")).at_offset(at),
-            );
-        }
-        let n = v as usize;
-        if n > max {
-            return Err(Error::limit(what, n as u64, max as u64).at_offset(at));
-        }
-        self.need(what, n)?;
-        Ok(n)
-    }
-    /// Hadoop `Text`: VInt byte length + UTF-8 bytes, at most `max_len` bytes.
-    pub fn read_text(&mut self, what: &'static str, max_len: usize) -> Result<&'a str> {
-        let n = self.read_len(what, max_len)?;
-        let at = self.offset();
-        let bytes = self.take(what, n)?;
-        std::str::from_utf8(bytes).map_err(|e| {
-            Error::corrupt("hadoop", format!("{what} is not UTF-8: {e}")).at_offset(at)
-        })
-    }
-}
-
-#[cold]
-fn vint_overflow(v: i64, at: u64) -> Error {
-    Error::corrupt("hadoop", format!("VInt {v} does not fit in 32 bits")).at_offset(at)
 }

@@ -25,19 +25,15 @@
 //!
 //! [`ErrorKind::Corrupt`]: crate::ErrorKind::Corrupt
 
-#[path = "binary_nested.rs"]
-mod binary_nested;
-#[path = "binary_time.rs"]
-mod binary_time;
-#[path = "calendar.rs"]
 pub mod calendar;
-#[path = "tzif.rs"]
+mod nested;
+mod time;
 pub mod tzif;
 
-pub use binary_time::{TimeZone, DEFAULT_TZDIR};
 pub use calendar::Calendar;
+pub use time::{TimeZone, DEFAULT_TZDIR};
 
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::rcfile::{Date, Decimal, HiveType, Timestamp, Value};
 use crate::{Error, ErrorKind, Result};
 
@@ -253,7 +249,7 @@ impl BinarySerde {
     /// A non-empty `date` cell as proleptic days.
     #[inline]
     pub(crate) fn date_fast(&self, rest: &[u8], len: usize) -> Option<i32> {
-        let (v, n) = crate::format::hadoop::decode_vlong(rest)?;
+        let (v, n) = crate::rcfile::hadoop::decode_vlong(rest)?;
         let days = i32::try_from(v).ok().filter(|_| n <= len)?;
         // Both calendars agree from the Gregorian cutover on.
         if self.options.calendar == Calendar::Proleptic
@@ -267,7 +263,7 @@ impl BinarySerde {
     /// A non-empty `timestamp` cell as wall clock.
     #[inline]
     pub(crate) fn timestamp_fast(&self, rest: &[u8], len: usize) -> Option<Timestamp> {
-        let (seconds, nanos) = binary_time::read_timestamp_fast(rest, len)?;
+        let (seconds, nanos) = time::read_timestamp_fast(rest, len)?;
         let (zone, calendar) = (&self.options.timestamp_zone, self.options.calendar);
         let local = match zone {
             // No zone rules to look up, and no calendar rebasing after the cutover.
@@ -346,7 +342,7 @@ fn fast_primitive(ty: &HiveType, cell: &[u8]) -> Option<Value> {
 /// path then reports why).
 #[inline]
 pub(crate) fn fast_int(ty: &HiveType, cell: &[u8]) -> Option<i64> {
-    use crate::format::hadoop::decode_vlong;
+    use crate::rcfile::hadoop::decode_vlong;
     match ty {
         HiveType::Int => i32::try_from(decode_vlong(cell)?.0).ok().map(i64::from),
         HiveType::BigInt => Some(decode_vlong(cell)?.0),
@@ -444,7 +440,7 @@ fn string_value(ty: &HiveType, b: &[u8]) -> Value {
 fn write_string_like(ty: &HiveType, b: &[u8], with_len: bool, out: &mut Vec<u8>) {
     let (len, pad) = string_shape(ty, b);
     if with_len {
-        crate::format::hadoop::write_vlong(out, (len + pad) as i64);
+        crate::rcfile::hadoop::write_vlong(out, (len + pad) as i64);
     }
     out.extend_from_slice(b.get(..len).unwrap_or(b));
     out.resize(out.len() + pad, b' ');
@@ -594,10 +590,10 @@ mod tests {
             (123_456, 5),
         ] {
             let mut c = Vec::new();
-            crate::format::hadoop::write_vlong(&mut c, i64::from(scale));
+            crate::rcfile::hadoop::write_vlong(&mut c, i64::from(scale));
             let mut b = Vec::new();
             write_i128_be(unscaled, &mut b);
-            crate::format::hadoop::write_vlong(&mut c, b.len() as i64);
+            crate::rcfile::hadoop::write_vlong(&mut c, b.len() as i64);
             c.extend_from_slice(&b);
             cells.push(c);
         }

@@ -1,8 +1,8 @@
-//! TsFile v4's shared structures (`spec/tsfile.md` §3–§10): primitive encodings
+//! TsFile v4's on-disk structures (`spec/tsfile.md` §3–§10): primitive encodings
 //! ([`varint`]), identifiers ([`types`]), device ids ([`device`]), and — as they are added —
 //! statistics, chunk and page headers, timeseries metadata, the metadata index tree, table
 //! schemas, the footer and the Bloom filter. Each type parses itself from a
-//! [`Cursor`](crate::format::Cursor) and serialises into a `Vec<u8>`; nothing here does I/O.
+//! [`Cursor`](crate::cursor::Cursor) and serialises into a `Vec<u8>`; nothing here does I/O.
 
 pub mod bloom;
 pub mod device;

@@ -6,13 +6,13 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use super::varint::{put_uvarint, put_var_bytes};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::{Error, Result};
 
 /// A device: a table name and nullable segments after it.
 ///
 /// ```
-/// use colfile::format::tsfile::DeviceId;
+/// use colfile::tsfile::format::DeviceId;
 /// let d = DeviceId::new(vec![Some("tab1".into()), None, Some("d2".into())])?;
 /// assert_eq!(d.table_name(), "tab1");
 /// assert_eq!(d.to_string(), "tab1.null.d2");
@@ -97,7 +97,7 @@ impl DeviceId {
     /// device they are the table name's nodes and the tags.
     ///
     /// ```
-    /// use colfile::format::tsfile::DeviceId;
+    /// use colfile::tsfile::format::DeviceId;
     /// let d = DeviceId::from_tree_path("root.sg1.`a.b`.d1")?;
     /// assert_eq!(d.path_nodes(), ["root", "sg1", "`a.b`", "d1"]);
     /// # Ok::<(), colfile::Error>(())

@@ -6,7 +6,7 @@ use super::bloom::{self, BloomFilter};
 use super::index::MetadataIndexNode;
 use super::schema::{read_var_name, TableSchema};
 use super::varint::{put_uvarint, put_var_bytes, put_varint};
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::{Error, Limits, Result};
 
 /// The properties Java writes when the user adds none, in Java's order.

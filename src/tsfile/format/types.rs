@@ -60,7 +60,7 @@ byte_enum! {
     /// `TSDataType`: the type of a series.
     ///
     /// ```
-    /// use colfile::format::tsfile::DataType;
+    /// use colfile::tsfile::format::DataType;
     /// assert_eq!(DataType::from_code(9)?, DataType::Date);
     /// assert_eq!(DataType::from_name("timestamp")?.code(), 8);
     /// assert!(DataType::from_code(13).is_err());

@@ -2,12 +2,15 @@
 //! (VInt length + UTF-8) and big-endian int32, as RCFile headers and key sections use them.
 //!
 //! ```
-//! use colfile::format::hadoop::{write_vlong, decode_vlong};
+//! use colfile::rcfile::hadoop::{write_vlong, decode_vlong};
 //! let mut out = Vec::new();
 //! write_vlong(&mut out, 300);
 //! assert_eq!(out, [0x8e, 0x01, 0x2c]);
 //! assert_eq!(decode_vlong(&out), Some((300, 3)));
 //! ```
+
+use crate::cursor::Cursor;
+use crate::{Error, Result};
 
 /// Total encoded size (marker included) implied by the first byte of a VLong.
 #[inline]
@@ -91,6 +94,72 @@ pub fn write_text(out: &mut Vec<u8>, s: &[u8]) {
 #[inline]
 pub fn write_i32_be(out: &mut Vec<u8>, v: i32) {
     out.extend_from_slice(&v.to_be_bytes());
+}
+
+/// Hadoop reads on a [`Cursor`]: VLong, VInt, lengths and `Text`, each checked against what
+/// remains, errors naming their byte offset.
+impl<'a> Cursor<'a> {
+    /// Hadoop zero-compressed VLong ([`decode_vlong`]).
+    #[inline]
+    pub fn read_vlong(&mut self) -> Result<i64> {
+        if let Some(&b) = self.rest().first() {
+            if (b as i8) >= -112 {
+                self.skip_unchecked(1);
+                return Ok(b as i8 as i64);
+            }
+        }
+        match decode_vlong(self.rest()) {
+            Some((v, n)) => {
+                self.skip_unchecked(n);
+                Ok(v)
+            }
+            None => Err(self.vlong_truncated()),
+        }
+    }
+
+    #[cold]
+    fn vlong_truncated(&self) -> Error {
+        let need = self.rest().first().map_or(1, |&b| vlong_size_from_first(b));
+        Error::truncated("VLong", need as u64, self.remaining() as u64).at_offset(self.offset())
+    }
+
+    /// Hadoop VInt: a VLong that must fit in int32.
+    #[inline]
+    pub fn read_vint(&mut self) -> Result<i32> {
+        let at = self.offset();
+        let v = self.read_vlong()?;
+        i32::try_from(v).map_err(|_| vint_overflow(v, at))
+    }
+    /// A non-negative VInt length, checked against what remains and against `max`.
+    pub fn read_len(&mut self, what: &'static str, max: usize) -> Result<usize> {
+        let at = self.offset();
+        let v = self.read_vint()?;
+        if v < 0 {
+            return Err(
+                Error::corrupt("hadoop", format!("negative {what} length {v}")).at_offset(at),
+            );
+        }
+        let n = v as usize;
+        if n > max {
+            return Err(Error::limit(what, n as u64, max as u64).at_offset(at));
+        }
+        self.need(what, n)?;
+        Ok(n)
+    }
+    /// Hadoop `Text`: VInt byte length + UTF-8 bytes, at most `max_len` bytes.
+    pub fn read_text(&mut self, what: &'static str, max_len: usize) -> Result<&'a str> {
+        let n = self.read_len(what, max_len)?;
+        let at = self.offset();
+        let bytes = self.take(what, n)?;
+        std::str::from_utf8(bytes).map_err(|e| {
+            Error::corrupt("hadoop", format!("{what} is not UTF-8: {e}")).at_offset(at)
+        })
+    }
+}
+
+#[cold]
+fn vint_overflow(v: i64, at: u64) -> Error {
+    Error::corrupt("hadoop", format!("VInt {v} does not fit in 32 bits")).at_offset(at)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! its `BitSet` byte form, and the Murmur128 variant it hashes with.
 
 use super::varint::put_uvarint;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
 use crate::{Error, Result};
 
 /// The seeds of Java's hash functions, in order; `hash_count` takes a prefix.
@@ -16,7 +16,7 @@ const CHEAP_HASH_SENTINEL: u32 = 0x7fff_ffff;
 /// ends in `.`).
 ///
 /// ```
-/// use colfile::format::tsfile::BloomFilter;
+/// use colfile::tsfile::format::BloomFilter;
 /// let mut f = BloomFilter::with_capacity(2, 0.05);
 /// assert_eq!((f.bit_count(), f.hash_count()), (256, 5));
 /// f.add("tab1.bj.d1.");
@@ -24,7 +24,7 @@ const CHEAP_HASH_SENTINEL: u32 = 0x7fff_ffff;
 /// assert!(f.may_contain("tab1.bj.d1.temp"));
 /// let mut bytes = Vec::new();
 /// f.write_to(&mut bytes);
-/// let back = BloomFilter::read(&mut colfile::format::Cursor::new(&bytes, 0))?.unwrap();
+/// let back = BloomFilter::read(&mut colfile::cursor::Cursor::new(&bytes, 0))?.unwrap();
 /// assert_eq!(back, f);
 /// # Ok::<(), colfile::Error>(())
 /// ```

@@ -2,10 +2,10 @@
 //! 4-byte size followed by their body, and the bodies of arrays, maps, structs and unions
 //! (which is all a top-level complex cell holds).
 
-use super::binary_time::{read_timestamp, write_timestamp};
+use super::time::{read_timestamp, write_timestamp};
 use super::{i128_from_be, rescale, string_value, write_i128_be, write_string_like, BinarySerde};
-use crate::format::hadoop::write_vlong;
-use crate::format::Cursor;
+use crate::cursor::Cursor;
+use crate::rcfile::hadoop::write_vlong;
 use crate::rcfile::{Date, Decimal, Field, HiveType, Timestamp, Value};
 use crate::{Error, Result};
 
