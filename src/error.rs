@@ -142,7 +142,17 @@ impl fmt::Display for Location {
 /// assert_eq!(e.location().offset, Some(0));
 /// assert_eq!(e.to_string(), "corrupt rcfile data: bad magic (at byte 0)");
 /// ```
-#[derive(Debug, thiserror::Error)]
+///
+/// [`source()`](std::error::Error::source) reaches the underlying I/O error, so callers can
+/// ask the operating system's error for what it was:
+///
+/// ```
+/// use std::error::Error as _;
+/// let e = colfile::source::FileSource::open("/no/such/file").unwrap_err();
+/// let io = e.source().and_then(|s| s.downcast_ref::<std::io::Error>()).unwrap();
+/// assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+/// ```
+#[derive(Debug)]
 pub struct Error {
     inner: Box<Inner>,
 }
@@ -160,6 +170,15 @@ impl fmt::Display for Error {
             write!(f, " ({})", self.inner.location)?;
         }
         Ok(())
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.inner.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
     }
 }
 
