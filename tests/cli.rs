@@ -453,3 +453,221 @@ fn limit_flags_tighten_the_readers_limits() {
         assert!(help.contains(flag), "{flag} not in the help");
     }
 }
+
+/// Runs `colfile args...` and returns (exit code, stdout, stderr).
+fn run_colfile(args: &[&str]) -> (i32, String, String) {
+    let out = colfile()
+        .args(args)
+        .env("COLFILE_SQL", "/nonexistent/colfile-sql")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Every command, its usage line and a few of its flags that its help must explain.
+const HELP_CASES: &[(&str, &str, &[&str])] = &[
+    (
+        "cat",
+        "colfile cat FILE",
+        &[
+            "--schema",
+            "--serde",
+            "--columns",
+            "--format",
+            "--limit",
+            "--offset",
+            "--table",
+            "--where",
+            "--tag",
+            "--explain",
+            "--max-alloc",
+            "--max-decompressed",
+            "--max-row-group-bytes",
+            "--max-chunk-points",
+        ],
+    ),
+    (
+        "scan",
+        "colfile scan FILE",
+        &[
+            "--schema",
+            "--raw",
+            "--threads",
+            "--where",
+            "--max-alloc",
+            "--max-chunk-points",
+        ],
+    ),
+    ("meta", "colfile meta FILE", &["--help"]),
+    ("schema", "colfile schema FILE", &["--help"]),
+    (
+        "write",
+        "colfile write OUT",
+        &[
+            "--format",
+            "--schema",
+            "--serde",
+            "--codec",
+            "--input",
+            "--fsync",
+            "--table",
+            "--device",
+            "--spec",
+            "--from",
+            "--profile",
+            "--sync",
+            "--row-group-rows",
+        ],
+    ),
+    (
+        "recover",
+        "colfile recover IN OUT",
+        &[
+            "--schema-from",
+            "--max-alloc",
+            "--max-decompressed",
+            "--max-chunk-points",
+        ],
+    ),
+    ("sketch", "colfile sketch FILE", &["--format"]),
+    (
+        "verify",
+        "colfile verify FILE",
+        &[
+            "--max-problems",
+            "--max-alloc",
+            "--max-row-group-bytes",
+            "--max-chunk-points",
+        ],
+    ),
+    (
+        "convert",
+        "colfile convert IN OUT",
+        &[
+            "--from",
+            "--to",
+            "--schema",
+            "--out-schema",
+            "--codec",
+            "--tags",
+            "--time-as",
+            "--progress",
+            "--no-progress",
+            "--fsync",
+        ],
+    ),
+    (
+        "sql",
+        "colfile sql 'SELECT ...'",
+        &[
+            "--trust-statistics",
+            "--explain",
+            "--format",
+            "--table",
+            "path prefix",
+        ],
+    ),
+];
+
+#[test]
+fn every_command_explains_itself_with_help() {
+    for (cmd, usage, flags) in HELP_CASES {
+        let (code, help, err) = run_colfile(&[cmd, "--help"]);
+        assert_eq!(code, 0, "{cmd} --help: {err}");
+        assert!(err.is_empty(), "{cmd} --help wrote to stderr: {err}");
+        assert!(
+            help.starts_with(&format!("colfile {cmd}: ")),
+            "{cmd}: {help}"
+        );
+        assert!(
+            help.contains("usage:") && help.contains(usage),
+            "{cmd}: {help}"
+        );
+        let examples = help.split("\nexamples:\n").nth(1).unwrap_or("");
+        assert!(
+            examples.contains(&format!("colfile {cmd} ")),
+            "{cmd}: {help}"
+        );
+        for flag in *flags {
+            assert!(
+                help.contains(flag),
+                "{cmd} --help does not mention {flag}:\n{help}"
+            );
+        }
+        // -h, anywhere among the arguments, and `help CMD` print the same text.
+        for args in [
+            vec![*cmd, "-h"],
+            vec![*cmd, "fixtures/tsfile/basic.tsfile", "--bogus", "-h"],
+            vec!["help", *cmd],
+        ] {
+            let (code, out, err) = run_colfile(&args);
+            assert_eq!((code, out.as_str()), (0, help.as_str()), "{args:?}: {err}");
+        }
+    }
+}
+
+#[test]
+fn overall_help_lists_every_command_and_unknown_ones_fail() {
+    let (code, usage, _) = run_colfile(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(usage.starts_with("usage: colfile <command> [options]"));
+    for (cmd, _, _) in HELP_CASES {
+        assert!(
+            usage.contains(&format!("\n  {cmd} ")),
+            "{cmd} missing:\n{usage}"
+        );
+    }
+    assert_eq!(run_colfile(&["-h"]), (0, usage.clone(), String::new()));
+    assert_eq!(run_colfile(&["help"]), (0, usage, String::new()));
+    for args in [
+        &["frobnicate"][..],
+        &["frobnicate", "--help"],
+        &["help", "frobnicate"],
+    ] {
+        let (code, out, err) = run_colfile(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(
+            out.is_empty() && err.contains("unknown command"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// The examples in every help (but `sql`'s, which need colfile-sql) run as shown, from the
+/// repository root, with `/tmp/` standing for a scratch directory.
+#[test]
+fn help_examples_run() {
+    let dir = std::env::temp_dir().join(format!("colfile-help-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_colfile"))
+        .parent()
+        .unwrap();
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    for (cmd, _, _) in HELP_CASES.iter().filter(|c| c.0 != "sql") {
+        let (_, help, _) = run_colfile(&[cmd, "--help"]);
+        let examples = help.split("\nexamples:\n").nth(1).unwrap();
+        assert!(examples.lines().count() >= 2, "{cmd}: {examples}");
+        for line in examples.lines() {
+            let line = line.trim().replace("/tmp/", &format!("{}/", dir.display()));
+            let out = Command::new("sh")
+                .args(["-c", &line])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .env("PATH", &path)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{line}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -15,10 +15,13 @@
 //! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--progress]
 //! colfile sql 'SELECT ...' [NAME=]LOCATION... [options]   (runs colfile-sql, the DataFusion build)
 //! ```
-//! Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
+//! `colfile <command> --help` (or `-h`, or `colfile help <command>`) prints that command's
+//! help (help.rs). Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
 
 mod args;
 mod convert;
+mod help;
+mod help_write;
 mod progress;
 mod read_cmds;
 mod sql_cmd;
@@ -28,58 +31,6 @@ mod tsfile_spec;
 mod write_cmd;
 
 use std::process::ExitCode;
-
-const USAGE: &str = "usage: colfile <command> [options]
-
-commands:
-  cat FILE     print rows as JSON lines or CSV
-               [--schema S] [--serde text|binary] [--serde-prop k=v]... [--columns a,b]
-               [--format jsonl|csv] [--limit N] [--time-zone Z] [--calendar proleptic|hybrid]
-               TsFile: [--table T] [--columns a,b] [--start T0] [--end T1]
-               [--tag col=value]... [--where EXPR] [--offset N] [--explain]
-               (EXPR: city = 'x' and (temp > 20 or temp is null); --explain: pruning report on stderr)
-               [--format jsonl|csv|dump]   (dump: the official oracle's dump lines)
-               limits (cat, scan, verify, recover; suffixes K M G T, powers of 1024):
-               [--max-alloc BYTES] [--max-decompressed BYTES] [--max-row-group-bytes BYTES]
-               [--max-chunk-points N]   (a file that needs more fails with exit code 1)
-  scan FILE    decode every selected value, print a JSON summary
-               {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)
-  meta FILE    JSON of the header and every row group
-  schema FILE  what the file says about its columns
-  write OUT    --format rcfile --schema S --serde text|binary
-               --codec none|deflate|gzip|snappy|lz4|zstd|bzip2 [--row-group-rows N]
-               [--row-group-bytes N] [--seq-header] [--sync HEX32] [--meta k=v]...
-               [--serde-prop k=v]... [--validate] [--input FILE|-]   (input: JSON lines)
-  write ... [--fsync]   (either format: fsync the file and its directory before exiting)
-  write OUT    --format tsfile (--table T | --device PATH [--aligned])
-               --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
-               [--page-max-points N] [--page-max-bytes N] [--max-index-degree N]
-               [--memory-threshold BYTES] [--property k=v]... [--no-role-masks]
-               [--profile portable|java]   (java: IoTDB's bytes: RLE runs, BOOLEAN RLE, ZSTD 22)
-               input rows: [time, v1, v2, ...] in schema order, or {\"time\":t, \"col\":v}
-  write OUT    --format tsfile --spec SPEC.json   (the TsFile oracle's spec format)
-  write OUT    --format tsfile --from IN.tsfile   (rewrite a TsFile; the options above apply)
-  recover IN OUT  TsFile: rebuild a file cut off mid-write from its complete chunk groups
-               [--schema-from FILE.tsfile]   (table schemas to use instead of inferred ones)
-  sketch FILE  TsFile: physical layout with offsets [--format text|json]
-  verify FILE  TsFile: decode every page, check statistics, index and Bloom filter
-               [--max-problems N]   (exit 1 and one located line per problem)
-  convert IN OUT  between rcfile, tsfile, csv and jsonl (parquet with the parquet feature),
-               formats from the extensions (.rc .tsfile .csv .jsonl .parquet), the magic
-               bytes, or [--from FMT] [--to FMT]; - is stdin/stdout for csv and jsonl
-               input: cat's options (--schema --serde --serde-prop --time-zone --calendar;
-               TsFile: --table --columns --start --end --tag --where); CSV/JSONL input
-               needs --schema (Hive types, or name:TYPE:CATEGORY for a TsFile)
-               output: [--out-schema S] [--codec C] [--row-group-rows N] [--row-group-bytes N]
-               [--out-serde text|binary] [--table T] [--tags a,b] [--time-column NAME]
-               [--time-as bigint|timestamp] [--fsync] [--progress|--no-progress]
-  sql 'SELECT ...' [NAME=]LOCATION...   SQL over files, directories or globs (each a table)
-               [--table T] [--time-unit s|ms|us|ns] [--schema S --serde text|binary]
-               [--format table|csv|jsonl] [--partitions N] [--explain]
-               (runs colfile-sql from the colfile-datafusion crate:
-                cargo build --release -p colfile-datafusion)
-
-The file format is detected from its magic bytes.";
 
 /// A CLI failure: a message and the exit code.
 pub struct Failure {
@@ -124,9 +75,12 @@ fn run() -> Result<(), Failure> {
     let mut argv = std::env::args_os().skip(1);
     let cmd = match argv.next() {
         Some(c) => c.to_string_lossy().into_owned(),
-        None => return Err(Failure::usage(USAGE)),
+        None => return Err(Failure::usage(help::usage())),
     };
     let rest: Vec<std::ffi::OsString> = argv.collect();
+    if let Some(h) = help::find(&cmd).filter(|_| help::asked(&rest)) {
+        return out_line(h.render());
+    }
     match cmd.as_str() {
         "cat" => read_cmds::cat(args::ReadArgs::parse(rest, true)?),
         "scan" => read_cmds::scan(args::ReadArgs::parse(rest, false)?),
@@ -138,10 +92,21 @@ fn run() -> Result<(), Failure> {
         "verify" => ts_tools::verify(rest),
         "convert" => convert::convert(convert::ConvertArgs::parse(rest)?),
         "sql" => sql_cmd::sql(rest),
-        "-h" | "--help" | "help" => out_line(USAGE),
+        "-h" | "--help" => out_line(help::usage()),
+        "help" => match rest.first().map(|c| c.to_string_lossy()) {
+            None => out_line(help::usage()),
+            Some(c) => match help::find(&c) {
+                Some(h) => out_line(h.render()),
+                None => Err(Failure::usage(format!(
+                    "help: unknown command {c:?}\n{}",
+                    help::usage()
+                ))),
+            },
+        },
         "-V" | "--version" => out_line(format_args!("colfile {}", env!("CARGO_PKG_VERSION"))),
         other => Err(Failure::usage(format!(
-            "unknown command {other:?}\n{USAGE}"
+            "unknown command {other:?}\n{}",
+            help::usage()
         ))),
     }
 }

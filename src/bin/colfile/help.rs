@@ -1,0 +1,327 @@
+//! The help texts: one [`Help`] per command, from which both `colfile <command> --help`
+//! and the overall usage (`colfile --help`) are printed. Each entry's `options` must list
+//! every flag that command's parser (args.rs, convert/args.rs, ts_tools.rs, sql_cmd.rs)
+//! accepts; the examples run from the repository root, on the shipped fixtures.
+
+/// One option: its syntax and a short explanation.
+pub type Opt = (&'static str, &'static str);
+
+/// The help of one command.
+pub struct Help {
+    pub name: &'static str,
+    /// One line: what the command does.
+    pub summary: &'static str,
+    /// The usage lines, without the leading `colfile `.
+    pub usage: &'static [&'static str],
+    /// Groups of options, each under a heading.
+    pub options: &'static [(&'static str, &'static [Opt])],
+    /// Anything worth knowing that is not an option.
+    pub notes: &'static str,
+    /// Command lines that run from the repository root.
+    pub examples: &'static [&'static str],
+    /// The command's entry in the overall usage.
+    pub overview: &'static str,
+}
+
+pub const HELP_OPT: &[Opt] = &[("-h, --help", "print this help and exit")];
+
+/// `cat`'s and `scan`'s way of reading an RCFile (RCFile stores no column types).
+pub const RC_READ: &[Opt] = &[
+    (
+        "--schema S",
+        "column names and Hive types, name:type,... (RCFile; TsFile: ignored)",
+    ),
+    (
+        "--serde text|binary",
+        "how the RCFile's cells are encoded (without --schema: raw cells)",
+    ),
+    ("--serde-prop k=v", "a serde property, repeatable"),
+    ("--columns a,b", "only these columns, in this order"),
+    (
+        "--time-zone Z",
+        "time zone of timestamps (e.g. UTC, Asia/Shanghai)",
+    ),
+    (
+        "--calendar proleptic|hybrid",
+        "how dates count days (hybrid: Hive 2's Julian/Gregorian)",
+    ),
+];
+
+/// The TsFile query flags `cat`, `scan` and `convert` share.
+pub const TS_QUERY: &[Opt] = &[
+    (
+        "--table T",
+        "the table to read (tree model: the leading path nodes, e.g. root.sg1)",
+    ),
+    ("--start T0", "first time to read (inclusive, file's unit)"),
+    ("--end T1", "last time to read (inclusive)"),
+    (
+        "--tag col=value",
+        "only rows whose tag equals value, repeatable (AND)",
+    ),
+    (
+        "--where EXPR",
+        "row filter: city = 'x' and (temp > 20 or temp is null)",
+    ),
+];
+
+const EXPLAIN: &[Opt] = &[("--explain", "print the pruning report on stderr")];
+
+/// The limit flags of `args::LIMIT_FLAGS`.
+pub const LIMITS: &[Opt] = &[
+    (
+        "--max-alloc BYTES",
+        "largest single buffer the reader allocates",
+    ),
+    (
+        "--max-decompressed BYTES",
+        "largest output of one compressed buffer",
+    ),
+    (
+        "--max-row-group-bytes BYTES",
+        "largest RCFile row group in total",
+    ),
+    ("--max-chunk-points N", "most points in one TsFile chunk"),
+];
+const LIMITS_NOTE: &str =
+    "Limits take a K, M, G or T suffix (powers of 1024); a file that needs more \
+fails with exit code 1.";
+
+/// Every command, in the order of the overall usage.
+pub const COMMANDS: &[Help] = &[
+    Help {
+        name: "cat",
+        summary: "print rows as JSON lines or CSV",
+        usage: &["cat FILE [options]"],
+        options: &[
+            ("reading an RCFile", RC_READ),
+            (
+                "output",
+                &[
+                    (
+                        "--format jsonl|csv|dump",
+                        "JSON lines (default), CSV, or the TsFile oracle's dump lines",
+                    ),
+                    ("--limit N", "print at most N rows"),
+                    ("--offset N", "TsFile: skip the first N rows"),
+                ],
+            ),
+            ("TsFile", TS_QUERY),
+            ("", EXPLAIN),
+            ("limits", LIMITS),
+            ("", HELP_OPT),
+        ],
+        notes: LIMITS_NOTE,
+        examples: &[
+            "colfile cat fixtures/tsfile/basic.tsfile --limit 3",
+            "colfile cat fixtures/tsfile/basic.tsfile --tag city=beijing --format csv",
+            "colfile cat fixtures/rcfile/edge_values_text.rc --limit 2 --max-alloc 64M",
+        ],
+        overview: "  cat FILE     print rows as JSON lines or CSV
+               [--schema S] [--serde text|binary] [--serde-prop k=v]... [--columns a,b]
+               [--format jsonl|csv] [--limit N] [--time-zone Z] [--calendar proleptic|hybrid]
+               TsFile: [--table T] [--columns a,b] [--start T0] [--end T1]
+               [--tag col=value]... [--where EXPR] [--offset N] [--explain]
+               (EXPR: city = 'x' and (temp > 20 or temp is null); --explain: pruning report on stderr)
+               [--format jsonl|csv|dump]   (dump: the official oracle's dump lines)
+               limits (cat, scan, verify, recover; suffixes K M G T, powers of 1024):
+               [--max-alloc BYTES] [--max-decompressed BYTES] [--max-row-group-bytes BYTES]
+               [--max-chunk-points N]   (a file that needs more fails with exit code 1)",
+    },
+    Help {
+        name: "scan",
+        summary: "decode every selected value and print a JSON summary",
+        usage: &["scan FILE [options]"],
+        options: &[
+            ("reading an RCFile", RC_READ),
+            (
+                "scanning",
+                &[
+                    ("--raw", "read the cells without decoding them"),
+                    (
+                        "--threads N",
+                        "threads decoding a row group's columns (default: all cores)",
+                    ),
+                ],
+            ),
+            ("TsFile", TS_QUERY),
+            ("", EXPLAIN),
+            ("limits", LIMITS),
+            ("", HELP_OPT),
+        ],
+        notes: "Prints {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}.",
+        examples: &[
+            "colfile scan fixtures/tsfile/basic.tsfile",
+            "colfile scan fixtures/rcfile/edge_values_text.rc --raw --threads 2",
+            "colfile scan fixtures/tsfile/basic.tsfile --max-chunk-points 1M",
+        ],
+        overview: "  scan FILE    decode every selected value, print a JSON summary
+               {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)",
+    },
+    Help {
+        name: "meta",
+        summary: "print the header and every row group (RCFile) or the metadata (TsFile) as JSON",
+        usage: &["meta FILE"],
+        options: &[("", HELP_OPT)],
+        notes: "",
+        examples: &[
+            "colfile meta fixtures/rcfile/edge_values_text.rc",
+            "colfile meta fixtures/tsfile/basic.tsfile",
+        ],
+        overview: "  meta FILE    JSON of the header and every row group",
+    },
+    Help {
+        name: "schema",
+        summary: "print what the file says about its columns, as JSON",
+        usage: &["schema FILE"],
+        options: &[("", HELP_OPT)],
+        notes: "",
+        examples: &[
+            "colfile schema fixtures/tsfile/basic.tsfile",
+            "colfile schema fixtures/tsfile/tree_basic.tsfile",
+        ],
+        overview: "  schema FILE  what the file says about its columns",
+    },
+    crate::help_write::WRITE,
+    Help {
+        name: "recover",
+        summary: "rebuild a TsFile cut off mid-write from its complete chunk groups",
+        usage: &["recover IN OUT [--schema-from FILE.tsfile] [limits]"],
+        options: &[
+            (
+                "",
+                &[(
+                    "--schema-from FILE",
+                    "take table schemas from this TsFile instead of inferring them",
+                )],
+            ),
+            ("limits", LIMITS),
+            ("", HELP_OPT),
+        ],
+        notes: "OUT must not be IN. Prints one line saying what was kept.",
+        examples: &[
+            "colfile recover fixtures/bad/tsfile/truncated_mid_chunk.tsfile /tmp/recovered.tsfile",
+            "colfile recover fixtures/bad/tsfile/truncated_mid_chunk.tsfile /tmp/recovered.tsfile --schema-from fixtures/tsfile/basic.tsfile",
+        ],
+        overview: "  recover IN OUT  TsFile: rebuild a file cut off mid-write from its complete chunk groups
+               [--schema-from FILE.tsfile]   (table schemas to use instead of inferred ones)",
+    },
+    Help {
+        name: "sketch",
+        summary: "TsFile: print the physical layout with offsets",
+        usage: &["sketch FILE [--format text|json]"],
+        options: &[
+            ("", &[("--format text|json", "text (default) or JSON")]),
+            ("", HELP_OPT),
+        ],
+        notes: "",
+        examples: &[
+            "colfile sketch fixtures/tsfile/basic.tsfile",
+            "colfile sketch fixtures/tsfile/multi_page.tsfile --format json",
+        ],
+        overview: "  sketch FILE  TsFile: physical layout with offsets [--format text|json]",
+    },
+    Help {
+        name: "verify",
+        summary: "TsFile: decode every page, check statistics, index and Bloom filter",
+        usage: &["verify FILE [--max-problems N] [limits]"],
+        options: &[
+            (
+                "",
+                &[(
+                    "--max-problems N",
+                    "stop after N problems (one located line each)",
+                )],
+            ),
+            ("limits", LIMITS),
+            ("", HELP_OPT),
+        ],
+        notes: "A sound file prints one summary line; otherwise one line per problem and exit code 1.",
+        examples: &[
+            "colfile verify fixtures/tsfile/basic.tsfile",
+            "colfile verify fixtures/tsfile/many_devices.tsfile --max-problems 5 --max-alloc 256M",
+        ],
+        overview: "  verify FILE  TsFile: decode every page, check statistics, index and Bloom filter
+               [--max-problems N]   (exit 1 and one located line per problem)",
+    },
+    crate::help_write::CONVERT,
+    crate::help_write::SQL,
+];
+
+/// The help of `name`, if it is a command.
+pub fn find(name: &str) -> Option<&'static Help> {
+    COMMANDS.iter().find(|h| h.name == name)
+}
+
+/// `colfile --help`: every command's overview entry.
+pub fn usage() -> String {
+    let mut s = String::from("usage: colfile <command> [options]\n\ncommands:\n");
+    for h in COMMANDS {
+        s.push_str(h.overview);
+        s.push('\n');
+    }
+    s.push_str(
+        "\nThe file format is detected from its magic bytes.\n\
+         `colfile <command> --help` (or `colfile help <command>`) explains a command's options.",
+    );
+    s
+}
+
+impl Help {
+    /// `colfile <command> --help`.
+    pub fn render(&self) -> String {
+        let mut s = format!("colfile {}: {}\n\nusage:\n", self.name, self.summary);
+        for u in self.usage {
+            s.push_str(&format!("  colfile {u}\n"));
+        }
+        s.push_str("\noptions:\n");
+        for (heading, opts) in self.options {
+            if !heading.is_empty() {
+                s.push_str(&format!(" {heading}:\n"));
+            }
+            for (flag, what) in opts.iter() {
+                let indent = format!("\n  {:28}  ", "");
+                let what = wrap(what, 60).join(&indent);
+                if flag.len() > 28 {
+                    s.push_str(&format!("  {flag}{indent}{what}\n"));
+                } else {
+                    s.push_str(&format!("  {flag:28}  {what}\n"));
+                }
+            }
+        }
+        if !self.notes.is_empty() {
+            s.push('\n');
+            for line in self.notes.lines().flat_map(|l| wrap(l, 90)) {
+                s.push_str(&format!("{line}\n"));
+            }
+        }
+        s.push_str("\nexamples:\n");
+        for e in self.examples {
+            s.push_str(&format!("  {e}\n"));
+        }
+        s.pop();
+        s
+    }
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (longer words alone).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        match lines.last_mut() {
+            Some(l) if l.len() + 1 + word.len() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// `--help` or `-h` among `args` (before a `--`).
+pub fn asked(args: &[std::ffi::OsString]) -> bool {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--help" || a == "-h")
+}
