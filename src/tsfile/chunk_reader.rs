@@ -7,7 +7,7 @@ use crate::cursor::Cursor;
 use crate::source::ByteSource;
 use crate::tsfile::format::headers::{ChunkHeader, PageHeader};
 use crate::tsfile::format::statistics::Statistics;
-use crate::tsfile::format::Compression;
+use crate::tsfile::format::{Compression, Physical};
 use crate::{Error, Limits, Result};
 
 /// A chunk's header and its raw page bytes.
@@ -265,4 +265,19 @@ pub fn decompress_payload(
 /// say nothing, so they never exclude).
 pub fn overlaps(stats: &Statistics, start: i64, end: i64) -> bool {
     stats.count == 0 || (stats.end_time >= start && stats.start_time <= end)
+}
+
+/// A chunk must hold the physical type its column is read as.
+pub(super) fn check_type(chunk: &RawChunk, expected: Physical) -> Result<()> {
+    if chunk.header.data_type.physical()? != expected {
+        return Err(Error::corrupt(
+            "tsfile",
+            format!(
+                "chunk {:?} holds {} but the column is read as {expected:?} values",
+                chunk.header.measurement_id, chunk.header.data_type
+            ),
+        )
+        .at_offset(chunk.offset));
+    }
+    Ok(())
 }

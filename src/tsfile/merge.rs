@@ -5,17 +5,18 @@
 use std::collections::VecDeque;
 
 use super::batch::DeviceBatch;
+use super::chunk_reader::check_type;
 use super::chunk_reader::overlaps;
 use super::column::Values;
 use super::compression::PageCodecs;
 use super::explain::{Explain, Reason};
+use super::metadata::FileParts;
 use super::page;
 use super::pages::PagedChunk;
+use super::plan::DevicePlan;
 use super::plan::{chunks_of, ChunkRef};
 use super::points::ChunkPoints;
 use super::query::Query;
-use super::reader::TsFileReader;
-use super::scan::{check_type, DeviceScan};
 use crate::source::ByteSource;
 use crate::tsfile::format::headers::ChunkKind;
 use crate::tsfile::format::{Encoding, Statistics};
@@ -30,92 +31,93 @@ pub(super) struct SeriesCursor {
     pos: usize,
 }
 
-impl DeviceScan {
-    pub(super) fn next_non_aligned<S: ByteSource>(
-        &mut self,
-        r: &TsFileReader<S>,
-        q: &Query,
-        codecs: &mut PageCodecs,
-        ex: &mut Explain,
-    ) -> Result<Option<DeviceBatch>> {
-        let (start, end) = q.range();
-        if self.series.is_none() {
-            let mut cursors = Vec::new();
-            for (s, (_, t)) in self.plan.field_series.iter().zip(&self.plan.fields) {
-                let mut chunks = VecDeque::new();
-                for c in s.iter().flat_map(chunks_of) {
-                    ex.chunks.consider();
-                    if c.1.as_ref().is_some_and(|st| !overlaps(st, start, end)) {
-                        ex.chunks.skip(Reason::Time);
-                    } else {
-                        chunks.push_back(c);
-                    }
+/// The next batch of a non-aligned device: its series' chunks merged by time, `series_state`
+/// holding each series' cursor once the first call has made them.
+pub(super) fn next_non_aligned<S: ByteSource>(
+    series_state: &mut Option<Vec<SeriesCursor>>,
+    plan: &DevicePlan,
+    r: &FileParts<'_, S>,
+    q: &Query,
+    codecs: &mut PageCodecs,
+    ex: &mut Explain,
+) -> Result<Option<DeviceBatch>> {
+    let (start, end) = q.range();
+    if series_state.is_none() {
+        let mut cursors = Vec::new();
+        for (s, (_, t)) in plan.field_series.iter().zip(&plan.fields) {
+            let mut chunks = VecDeque::new();
+            for c in s.iter().flat_map(chunks_of) {
+                ex.chunks.consider();
+                if c.1.as_ref().is_some_and(|st| !overlaps(st, start, end)) {
+                    ex.chunks.skip(Reason::Time);
+                } else {
+                    chunks.push_back(c);
                 }
-                cursors.push(SeriesCursor {
-                    chunks,
-                    times: Vec::new(),
-                    values: Values::for_type(*t)?,
-                    pos: 0,
-                });
             }
-            self.series = Some(cursors);
+            cursors.push(SeriesCursor {
+                chunks,
+                times: Vec::new(),
+                values: Values::for_type(*t)?,
+                pos: 0,
+            });
         }
-        let mut batch = self.plan.empty_batch()?;
-        let Some(series) = self.series.as_mut() else {
+        *series_state = Some(cursors);
+    }
+    let mut batch = plan.empty_batch()?;
+    let Some(series) = series_state.as_mut() else {
+        return Ok(None);
+    };
+    loop {
+        // Everything before `bound` is buffered: no unread chunk starts earlier.
+        let bound = series
+            .iter()
+            .filter_map(|s| s.chunks.front())
+            .map(|(_, st)| st.as_ref().map_or(i64::MIN, |st| st.start_time))
+            .min();
+        let has_buffered = series.iter().any(|s| s.pos < s.times.len());
+        if bound.is_none() && !has_buffered {
+            return Ok(None);
+        }
+        let emitted = merge_rows(series, bound, &mut batch)?;
+        if emitted > 0 {
+            plan.finish_batch(&mut batch, q)?;
+            if !batch.times.is_empty() {
+                return Ok(Some(batch));
+            }
+            batch = plan.empty_batch()?;
+            continue;
+        }
+        // Load the chunk that starts first.
+        let first_start = |s: &SeriesCursor| {
+            let st = s.chunks.front().and_then(|(_, st)| st.as_ref());
+            st.map_or(i64::MIN, |st| st.start_time)
+        };
+        let Some(s) = series
+            .iter_mut()
+            .filter(|s| !s.chunks.is_empty())
+            .min_by_key(|s| first_start(s))
+        else {
             return Ok(None);
         };
-        loop {
-            // Everything before `bound` is buffered: no unread chunk starts earlier.
-            let bound = series
-                .iter()
-                .filter_map(|s| s.chunks.front())
-                .map(|(_, st)| st.as_ref().map_or(i64::MIN, |st| st.start_time))
-                .min();
-            let has_buffered = series.iter().any(|s| s.pos < s.times.len());
-            if bound.is_none() && !has_buffered {
-                return Ok(None);
-            }
-            let emitted = merge_rows(series, bound, &mut batch)?;
-            if emitted > 0 {
-                self.plan.finish_batch(&mut batch, q)?;
-                if !batch.times.is_empty() {
-                    return Ok(Some(batch));
-                }
-                batch = self.plan.empty_batch()?;
-                continue;
-            }
-            // Load the chunk that starts first.
-            let first_start = |s: &SeriesCursor| {
-                let st = s.chunks.front().and_then(|(_, st)| st.as_ref());
-                st.map_or(i64::MIN, |st| st.start_time)
-            };
-            let Some(s) = series
-                .iter_mut()
-                .filter(|s| !s.chunks.is_empty())
-                .min_by_key(|s| first_start(s))
-            else {
-                return Ok(None);
-            };
-            let Some((off, st)) = s.chunks.pop_front() else {
-                continue;
-            };
-            s.times.drain(..s.pos.min(s.times.len()));
-            drain_values(&mut s.values, s.pos);
-            s.pos = 0;
-            let covered = st
-                .as_ref()
-                .is_some_and(|st| start <= st.start_time && st.end_time <= end);
-            let before = s.times.len();
-            read_chunk(r, (off, st.as_ref()), covered, (start, end), s, codecs, ex)
-                .map_err(|e| e.in_chunk(off))?;
-            ex.rows_decoded += (s.times.len() - before) as u64;
-        }
+        let Some((off, st)) = s.chunks.pop_front() else {
+            continue;
+        };
+        s.times.drain(..s.pos.min(s.times.len()));
+        drain_values(&mut s.values, s.pos);
+        s.pos = 0;
+        let covered = st
+            .as_ref()
+            .is_some_and(|st| start <= st.start_time && st.end_time <= end);
+        let before = s.times.len();
+        read_chunk(r, (off, st.as_ref()), covered, (start, end), s, codecs, ex)
+            .map_err(|e| e.in_chunk(off))?;
+        ex.rows_decoded += (s.times.len() - before) as u64;
     }
 }
 
 /// Reads a non-aligned chunk, appending the points of its pages that may be in range.
 fn read_chunk<S: ByteSource>(
-    r: &TsFileReader<S>,
+    r: &FileParts<'_, S>,
     (offset, stats): (u64, Option<&Statistics>),
     covered: bool,
     (start, end): (i64, i64),
@@ -123,7 +125,7 @@ fn read_chunk<S: ByteSource>(
     codecs: &mut PageCodecs,
     ex: &mut Explain,
 ) -> Result<()> {
-    let pc = PagedChunk::open(&r.source, offset, &r.limits, covered)?;
+    let pc = PagedChunk::open(r.source, offset, r.limits, covered)?;
     let chunk = &pc.chunk;
     if chunk.header.marker.chunk_kind() != Some(ChunkKind::NonAligned) {
         return Err(Error::corrupt("tsfile", "expected a non-aligned chunk").at_offset(offset));
@@ -132,7 +134,7 @@ fn read_chunk<S: ByteSource>(
     let mut buf = Vec::new();
     let (dt, enc) = (chunk.header.data_type, chunk.header.encoding);
     let multi = pc.pages.len() > 1;
-    let mut points = ChunkPoints::new(&r.limits);
+    let mut points = ChunkPoints::new(r.limits);
     for (k, p) in pc.pages.iter().enumerate() {
         if multi {
             ex.pages.consider();
@@ -142,7 +144,7 @@ fn read_chunk<S: ByteSource>(
                 continue;
             }
         }
-        pc.decompress(&r.source, p, codecs, &r.limits, &mut buf)?;
+        pc.decompress(r.source, p, codecs, r.limits, &mut buf)?;
         let count = pc.page_stats(k, stats).map(|st| st.count);
         points
             .decode_page(count, |max| {

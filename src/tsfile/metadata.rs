@@ -14,6 +14,19 @@ use crate::tsfile::format::{
 };
 use crate::{Error, Limits, Result};
 
+/// What the query layers (device plans, scans, the non-aligned merge) read an open file
+/// through: its bytes, its footer and index, and the limits. They take this rather than the
+/// reader above them, so the reader imports them and not the other way round.
+#[derive(Debug)]
+pub(crate) struct FileParts<'a, S: ?Sized> {
+    /// The file's bytes.
+    pub source: &'a S,
+    /// Its footer and metadata index.
+    pub metadata: &'a FileMetadata,
+    /// Caps on what it may ask for.
+    pub limits: &'a Limits,
+}
+
 /// `TsFile`, at both ends of a file.
 pub const MAGIC: &[u8; 6] = b"TsFile";
 /// The format version byte this crate reads and writes.

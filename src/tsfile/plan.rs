@@ -6,9 +6,8 @@ use super::batch::{Column, DeviceBatch};
 use super::chunk_reader::overlaps;
 use super::explain::Reason;
 use super::filter::{test_stats, test_value, Filter, Tri};
-use super::metadata::DeviceIndex;
+use super::metadata::{DeviceIndex, FileParts};
 use super::query::Query;
-use super::reader::TsFileReader;
 use super::rows::{retain_rows, row_mask};
 use super::value::ValueRef;
 use crate::source::ByteSource;
@@ -92,12 +91,12 @@ pub(super) fn check_filter(q: &Query, schema: &TableSchema) -> Result<()> {
 impl DevicePlan {
     /// Reads the device's series index and works out the columns.
     pub fn new<S: ByteSource>(
-        r: &TsFileReader<S>,
+        r: &FileParts<'_, S>,
         entry: &DeviceIndex,
         q: &Query,
     ) -> Result<DevicePlan> {
         let device = &entry.device;
-        let series = r.metadata.timeseries_at(&r.source, entry)?;
+        let series = r.metadata.timeseries_at(r.source, entry)?;
         let schema = r.metadata.table_schema(device.table_name());
         let all_tags = device_tags(schema, device);
         let mut fields: Vec<(String, DataType)> = match schema {

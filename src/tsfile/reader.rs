@@ -17,7 +17,7 @@ use super::chunk_reader::RawChunk;
 use super::compression::PageCodecs;
 use super::explain::{Explain, Reason};
 use super::filter::Tri;
-use super::metadata::{DeviceIndex, FileMetadata};
+use super::metadata::{DeviceIndex, FileMetadata, FileParts};
 use super::plan::{check_filter, device_tags, tag_verdict, DevicePlan};
 pub use super::query::Query;
 use super::rows::{retain_rows, split_rows};
@@ -47,6 +47,15 @@ pub struct TsFileReader<S> {
 }
 
 impl<S: ByteSource> TsFileReader<S> {
+    /// The parts the query layers read the file through.
+    pub(crate) fn parts(&self) -> FileParts<'_, S> {
+        FileParts {
+            source: &self.source,
+            metadata: &self.metadata,
+            limits: &self.limits,
+        }
+    }
+
     /// Opens `source` with default [`Limits`]: reads and checks the footer.
     pub fn open(source: S) -> Result<Self> {
         Self::open_with_limits(source, Limits::default())
@@ -289,7 +298,7 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
         loop {
             if let Some(scan) = &mut self.current {
                 let r = scan.next_batch(
-                    &self.reader,
+                    &self.reader.parts(),
                     &self.query,
                     &mut self.codecs,
                     &mut self.explain,
@@ -305,7 +314,7 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
                 }
             }
             let device = self.devices.pop_front()?;
-            match DevicePlan::new(&self.reader, &device, &self.query) {
+            match DevicePlan::new(&self.reader.parts(), &device, &self.query) {
                 Ok(plan) => match plan.skip_reason(&self.query) {
                     Some(why) => self.explain.devices.skip(why),
                     None => self.current = Some(DeviceScan::new(plan)),

@@ -7,20 +7,19 @@
 //! headers read, then the payloads of the pages kept. Rows are filtered after decoding.
 
 use super::batch::{Column, DeviceBatch};
-use super::chunk_reader::{overlaps, RawChunk};
+use super::chunk_reader::{check_type, overlaps};
 use super::compression::PageCodecs;
 use super::explain::{Explain, Reason};
 use super::filter::Tri;
-use super::merge::SeriesCursor;
+use super::merge::{next_non_aligned, SeriesCursor};
+use super::metadata::FileParts;
 use super::page;
 use super::pages::PagedChunk;
 use super::plan::{chunks_of, ChunkRef, DevicePlan};
 use super::points::ChunkPoints;
 use super::query::Query;
-use super::reader::TsFileReader;
 use crate::source::ByteSource;
 use crate::tsfile::format::headers::ChunkKind;
-use crate::tsfile::format::Physical;
 use crate::{Error, Result};
 
 /// A device being scanned.
@@ -60,7 +59,7 @@ impl DeviceScan {
     /// The next batch of the device, `None` when it has no more.
     pub fn next_batch<S: ByteSource>(
         &mut self,
-        r: &TsFileReader<S>,
+        r: &FileParts<'_, S>,
         q: &Query,
         codecs: &mut PageCodecs,
         ex: &mut Explain,
@@ -68,7 +67,7 @@ impl DeviceScan {
         let result = if self.plan.time.is_some() {
             self.next_aligned(r, q, codecs, ex)
         } else {
-            self.next_non_aligned(r, q, codecs, ex)
+            next_non_aligned(&mut self.series, &self.plan, r, q, codecs, ex)
         };
         // The device name is only spelled out for an error, not for every batch.
         result.map_err(|e| e.in_series(|| self.plan.device.to_string()))
@@ -76,7 +75,7 @@ impl DeviceScan {
 
     fn next_aligned<S: ByteSource>(
         &mut self,
-        r: &TsFileReader<S>,
+        r: &FileParts<'_, S>,
         q: &Query,
         codecs: &mut PageCodecs,
         ex: &mut Explain,
@@ -107,7 +106,7 @@ impl DeviceScan {
                 .as_ref()
                 .is_some_and(|s| s.count > 0 && start <= s.start_time && s.end_time <= end);
             let by_values = plan.filters_fields(q);
-            let time = PagedChunk::open(&r.source, *offset, &r.limits, covered && !by_values)
+            let time = PagedChunk::open(r.source, *offset, r.limits, covered && !by_values)
                 .map_err(|e| e.in_chunk(*offset))?;
             let n_pages = time.pages.len();
             let multi = n_pages > 1;
@@ -132,7 +131,7 @@ impl DeviceScan {
                         continue;
                     };
                     if let Some((off, _)) = value_ref(j) {
-                        let pc = PagedChunk::open(&r.source, *off, &r.limits, false)
+                        let pc = PagedChunk::open(r.source, *off, r.limits, false)
                             .map_err(|e| e.in_chunk(*off))?;
                         if let Some(slot) = opened.get_mut(j) {
                             *slot = Some(pc);
@@ -161,7 +160,7 @@ impl DeviceScan {
             let mut rows_of = Vec::new();
             let mut buf = Vec::new();
             let enc = time.chunk.header.encoding;
-            let mut points = ChunkPoints::new(&r.limits);
+            let mut points = ChunkPoints::new(r.limits);
             let kept = time
                 .pages
                 .iter()
@@ -169,7 +168,7 @@ impl DeviceScan {
                 .zip(&keep)
                 .filter(|(_, k)| **k);
             for ((k, p), _) in kept {
-                time.decompress(&r.source, p, codecs, &r.limits, &mut buf)
+                time.decompress(r.source, p, codecs, r.limits, &mut buf)
                     .map_err(|e| e.in_chunk(*offset))?;
                 let times = &mut batch.times;
                 let n = points
@@ -195,7 +194,7 @@ impl DeviceScan {
                 }
                 let pc = match opened.get_mut(j).and_then(Option::take) {
                     Some(pc) => pc,
-                    None => PagedChunk::open(&r.source, *off, &r.limits, all)
+                    None => PagedChunk::open(r.source, *off, r.limits, all)
                         .map_err(|e| e.in_chunk(*off))?,
                 };
                 read_value_pages(r, &pc, n_pages, &keep, &rows_of, col, codecs)
@@ -214,7 +213,7 @@ impl DeviceScan {
 /// Reads the kept pages of an aligned value chunk into `col`, kept page `k` paired with
 /// `rows_of[k]` rows; pages past the chunk's last are null.
 fn read_value_pages<S: ByteSource>(
-    r: &TsFileReader<S>,
+    r: &FileParts<'_, S>,
     pc: &PagedChunk,
     time_pages: usize,
     keep: &[bool],
@@ -243,24 +242,9 @@ fn read_value_pages<S: ByteSource>(
             col.present.resize(col.present.len() + rows, false);
             continue;
         };
-        pc.decompress(&r.source, p, codecs, &r.limits, &mut buf)?;
+        pc.decompress(r.source, p, codecs, r.limits, &mut buf)?;
         page::decode_value_page(&buf, dt, enc, rows, &mut col.present, &mut col.values)
             .map_err(|e| e.at_offset(p.offset).in_page(p.index))?;
-    }
-    Ok(())
-}
-
-/// A chunk must hold the physical type its column is read as.
-pub(super) fn check_type(chunk: &RawChunk, expected: Physical) -> Result<()> {
-    if chunk.header.data_type.physical()? != expected {
-        return Err(Error::corrupt(
-            "tsfile",
-            format!(
-                "chunk {:?} holds {} but the column is read as {expected:?} values",
-                chunk.header.measurement_id, chunk.header.data_type
-            ),
-        )
-        .at_offset(chunk.offset));
     }
     Ok(())
 }
