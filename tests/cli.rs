@@ -533,6 +533,24 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
             "--max-chunk-points",
         ],
     ),
+    (
+        "head",
+        "colfile head FILE",
+        &[
+            "-n N",
+            "--rows",
+            "--schema",
+            "--serde",
+            "--format",
+            "--table",
+            "--max-alloc",
+        ],
+    ),
+    (
+        "count",
+        "colfile count FILE",
+        &["--table", "--max-alloc", "--max-row-group-bytes", "total"],
+    ),
     ("sketch", "colfile sketch FILE", &["--format"]),
     (
         "verify",

@@ -25,7 +25,7 @@ pub struct Help {
 
 pub const HELP_OPT: &[Opt] = &[("-h, --help", "print this help and exit")];
 
-/// `cat`'s and `scan`'s way of reading an RCFile (RCFile stores no column types).
+/// `cat`'s, `head`'s and `scan`'s way of reading an RCFile (RCFile stores no column types).
 pub const RC_READ: &[Opt] = &[
     (
         "--schema S",
@@ -124,9 +124,69 @@ pub const COMMANDS: &[Help] = &[
                [--tag col=value]... [--where EXPR] [--offset N] [--explain]
                (EXPR: city = 'x' and (temp > 20 or temp is null); --explain: pruning report on stderr)
                [--format jsonl|csv|dump]   (dump: the official oracle's dump lines)
-               limits (cat, scan, verify, recover; suffixes K M G T, powers of 1024):
+               limits (cat, head, count, scan, verify, recover; suffixes K M G T, powers of 1024):
                [--max-alloc BYTES] [--max-decompressed BYTES] [--max-row-group-bytes BYTES]
                [--max-chunk-points N]   (a file that needs more fails with exit code 1)",
+    },
+    Help {
+        name: "head",
+        summary: "print the first N rows, as `cat --limit N` prints them",
+        usage: &["head FILE [-n N | --rows N] [options]"],
+        options: &[
+            (
+                "",
+                &[("-n N, --rows N", "how many rows to print (default 10)")],
+            ),
+            ("reading an RCFile", RC_READ),
+            (
+                "output",
+                &[
+                    (
+                        "--format jsonl|csv|dump",
+                        "JSON lines (default), CSV, or the TsFile oracle's dump lines",
+                    ),
+                    ("--offset N", "TsFile: skip the first N rows"),
+                ],
+            ),
+            ("TsFile", TS_QUERY),
+            ("", EXPLAIN),
+            ("limits", LIMITS),
+            ("", HELP_OPT),
+        ],
+        notes: "Takes cat's options but --limit. Limits take a K, M, G or T suffix (powers of \
+1024); a file that needs more fails with exit code 1.",
+        examples: &[
+            "colfile head fixtures/tsfile/basic.tsfile -n 3",
+            "colfile head fixtures/rcfile/edge_values_text.rc --rows 2 --format csv",
+        ],
+        overview: "  head FILE    the first rows, as cat --limit N prints them
+               [-n N | --rows N]   (default 10; the other options as cat's, but --limit)",
+    },
+    Help {
+        name: "count",
+        summary: "print the number of rows of one or more files",
+        usage: &["count FILE|DIR... [--table T] [limits]"],
+        options: &[
+            (
+                "",
+                &[(
+                    "--table T",
+                    "TsFile: count only this table (tree model: the leading path nodes)",
+                )],
+            ),
+            ("limits", LIMITS),
+            ("", HELP_OPT),
+        ],
+        notes: "One file: prints N. Several files, or a directory (its .rc, .rcfile and .tsfile \
+files, recursively): PATH<TAB>N per file, then total<TAB>N. RCFile: the row counts of the row \
+groups' key sections (no column is read); TsFile: the rows cat prints (every table and device), \
+never the statistics. A file that cannot be read fails with exit code 1 and a located error.",
+        examples: &[
+            "colfile count fixtures/tsfile/tree_basic.tsfile",
+            "colfile count fixtures/tsfile/basic.tsfile fixtures/rcfile/multi_group_text.rc",
+        ],
+        overview: "  count FILE|DIR...  the number of rows: N for one file, else PATH<TAB>N per file and
+               total<TAB>N   [--table T] [limits]   (a directory: its .rc/.rcfile/.tsfile files)",
     },
     Help {
         name: "scan",

@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! colfile cat FILE [--schema S] [--serde text|binary] [--columns a,b] [--format jsonl|csv] [--limit N]
+//! colfile head FILE [-n N | --rows N] [cat's options but --limit]
+//! colfile count FILE|DIR... [--table T]
 //! colfile scan FILE [--schema S] [--serde text|binary] [--columns a,b] [--raw] [--threads N]
 //! colfile meta FILE
 //! colfile schema FILE
@@ -10,7 +12,7 @@
 //! colfile recover IN OUT [--schema-from FILE]
 //! colfile sketch FILE [--format text|json]
 //! colfile verify FILE [--max-problems N]
-//! (cat, scan, verify, recover: [--max-alloc B] [--max-decompressed B]
+//! (cat, head, count, scan, verify, recover: [--max-alloc B] [--max-decompressed B]
 //!  [--max-row-group-bytes B] [--max-chunk-points N], B with a K/M/G/T suffix)
 //! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--progress]
 //! colfile sql 'SELECT ...' [NAME=]LOCATION... [options]   (runs colfile-sql, the DataFusion build)
@@ -20,6 +22,7 @@
 
 mod args;
 mod convert;
+mod head_count;
 mod help;
 mod help_write;
 mod progress;
@@ -83,6 +86,8 @@ fn run() -> Result<(), Failure> {
     }
     match cmd.as_str() {
         "cat" => read_cmds::cat(args::ReadArgs::parse(rest, true)?),
+        "head" => head_count::head(rest),
+        "count" => head_count::count(rest),
         "scan" => read_cmds::scan(args::ReadArgs::parse(rest, false)?),
         "meta" => read_cmds::meta(args::file_only(rest)?),
         "schema" => read_cmds::schema(args::file_only(rest)?),

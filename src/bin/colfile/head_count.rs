@@ -1,0 +1,173 @@
+//! `head` (the first rows, as `cat --limit N` prints them) and `count` (the number of rows).
+
+use crate::args::{set_limit, ReadArgs, LIMIT_FLAGS};
+use crate::read_cmds::{open, Format};
+use crate::Failure;
+use colfile::source::FileSource;
+use colfile::Limits;
+use lexopt::prelude::*;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// `head`'s row count when neither `-n` nor `--rows` is given.
+const HEAD_DEFAULT_ROWS: u64 = 10;
+
+/// `head FILE [-n N | --rows N] [cat's read options]`: takes `-n`/`--rows` out of the
+/// arguments, parses the rest as `cat`'s and runs `cat` with that limit.
+pub fn head(args: Vec<OsString>) -> Result<(), Failure> {
+    let mut rows = None;
+    let mut rest = Vec::with_capacity(args.len());
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        let s = arg.to_string_lossy();
+        let value =
+            if s == "-n" || s == "--rows" {
+                let flag = s.into_owned();
+                Some(it.next().ok_or_else(|| {
+                    Failure::usage(format!("missing argument for option '{flag}'"))
+                })?)
+            } else if let Some(v) = s.strip_prefix("--rows=") {
+                Some(OsString::from(v))
+            } else if let Some(v) = s.strip_prefix("-n").filter(|v| !v.is_empty()) {
+                Some(OsString::from(v.strip_prefix('=').unwrap_or(v)))
+            } else if s == "--limit" || s.starts_with("--limit=") {
+                return Err(Failure::usage("head takes -n N or --rows N, not --limit"));
+            } else {
+                None
+            };
+        match value {
+            Some(v) => {
+                let v = v.to_string_lossy();
+                rows = Some(v.parse::<u64>().map_err(|_| {
+                    Failure::usage(format!("-n/--rows wants a number of rows, got {v:?}"))
+                })?);
+            }
+            None => rest.push(arg),
+        }
+    }
+    let mut a = ReadArgs::parse(rest, true)?;
+    a.limit = Some(rows.unwrap_or(HEAD_DEFAULT_ROWS));
+    crate::read_cmds::cat(a)
+}
+
+/// Options of `count`.
+struct CountArgs {
+    paths: Vec<PathBuf>,
+    table: Option<String>,
+    limits: Limits,
+}
+
+impl CountArgs {
+    fn parse(args: Vec<OsString>) -> Result<Self, Failure> {
+        let mut p = lexopt::Parser::from_args(args);
+        let mut a = CountArgs {
+            paths: Vec::new(),
+            table: None,
+            limits: Limits::default(),
+        };
+        while let Some(arg) = p.next()? {
+            match arg {
+                Long(f) if LIMIT_FLAGS.contains(&f) => {
+                    let f = f.to_string();
+                    set_limit(&mut a.limits, &f, p.value()?)?
+                }
+                Long("table") => {
+                    a.table = Some(p.value()?.into_string().map_err(|v| {
+                        Failure::usage(format!("argument {v:?} is not valid UTF-8"))
+                    })?)
+                }
+                Value(v) => a.paths.push(PathBuf::from(v)),
+                _ => return Err(arg.unexpected().into()),
+            }
+        }
+        if a.paths.is_empty() {
+            return Err(Failure::usage("missing FILE"));
+        }
+        Ok(a)
+    }
+}
+
+/// Is `path` a file `count` takes from a directory (by its extension)?
+fn countable(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "rc" | "rcfile" | "tsfile"))
+}
+
+/// The countable files under `dir`, recursively, in path order.
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
+    let located = |e: std::io::Error| Failure::from(e).context(dir);
+    let mut entries = std::fs::read_dir(dir)
+        .map_err(located)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(located)?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files_under(&p, out)?;
+        } else if countable(&p) {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// The rows of one file: RCFile from the row groups' key sections (no column is read),
+/// TsFile the rows the reader returns (every table or device, or `--table`'s).
+fn rows_of(path: &Path, a: &CountArgs) -> Result<u64, Failure> {
+    let located = |e: colfile::Error| Failure::from(e).context(path);
+    match open(path)? {
+        (src, Format::RcFile) => {
+            let mut r = colfile::rcfile::Reader::builder(src)
+                .with_projection([])
+                .with_limits(a.limits.clone())
+                .build()
+                .map_err(located)?;
+            let mut n = 0u64;
+            while let Some(g) = r.next_row_group().map_err(located)? {
+                n += g.num_rows() as u64;
+            }
+            Ok(n)
+        }
+        (src, Format::TsFile) => ts_rows(src, a).map_err(located),
+    }
+}
+
+fn ts_rows(src: FileSource, a: &CountArgs) -> colfile::Result<u64> {
+    use colfile::tsfile::{Query, TsFileReader};
+    let r = TsFileReader::open_with_limits(src, a.limits.clone())?;
+    let mut q = Query::all();
+    if let Some(t) = &a.table {
+        q = q.table(t);
+    }
+    let mut n = 0u64;
+    for b in r.query(&q)? {
+        n += b?.len() as u64;
+    }
+    Ok(n)
+}
+
+/// `count FILE...`: `N` for one file, else `PATH<TAB>N` per file and `total<TAB>N`.
+pub fn count(args: Vec<OsString>) -> Result<(), Failure> {
+    let a = CountArgs::parse(args)?;
+    let single = a.paths.len() == 1 && !a.paths[0].is_dir();
+    let mut files = Vec::new();
+    for p in &a.paths {
+        if p.is_dir() {
+            files_under(p, &mut files)?;
+        } else {
+            files.push(p.clone());
+        }
+    }
+    if single {
+        return crate::out_line(rows_of(&files[0], &a)?);
+    }
+    let mut total = 0u64;
+    for f in &files {
+        let n = rows_of(f, &a)?;
+        total += n;
+        crate::out_line(format_args!("{}\t{n}", f.display()))?;
+    }
+    crate::out_line(format_args!("total\t{total}"))
+}
