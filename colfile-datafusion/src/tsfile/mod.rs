@@ -85,9 +85,8 @@ pub(crate) struct OpenFile {
     pub reader: Arc<TsFileReader<CountedSource>>,
     /// This file's columns as its reader returns them (a subset of the table's).
     pub schema: SchemaRef,
-    /// What this file holds of the table: the table, or (tree model) its selected devices.
-    pub query: Query,
-    /// Tree model: the devices of this file under the table's prefix, in index order.
+    /// The devices of this file that the table holds (its table's, or the tree-model ones
+    /// under the prefix), in index order: found once, when the table is made.
     pub devices: Vec<DeviceId>,
 }
 
@@ -118,31 +117,33 @@ impl TsFileTable {
         let mut by_name: HashMap<String, usize> = HashMap::new();
         let mut tree_files = 0usize;
         let mut levels = 0usize;
+        let prefix = options.table.as_deref().map(tree::prefix_nodes);
         for file in files {
             let reader = Arc::new(TsFileReader::open(CountedSource::open(&file.path)?)?);
             let tree = reader.metadata().footer().schemas.is_empty();
             let (query, devices) = if tree {
-                let prefix = options.table.as_deref();
                 let devices: Vec<DeviceId> = reader
                     .devices(&Query::all())
                     .map_err(|e| e.with_file(&file))?
                     .into_iter()
-                    .filter(|d| prefix.is_none_or(|p| tree::under_prefix(d, p)))
+                    .filter(|d| prefix.as_deref().is_none_or(|p| tree::under_prefix(d, p)))
                     .collect();
                 if devices.is_empty() {
                     continue;
                 }
+                levels = devices
+                    .iter()
+                    .map(|d| d.path_nodes().len())
+                    .fold(levels, usize::max);
                 let query = devices
                     .iter()
                     .fold(Query::all(), |q, d| q.device(d.clone()));
                 (query, devices)
             } else {
-                (base_query(&options), Vec::new())
+                let query = base_query(&options);
+                let devices = reader.devices(&query).map_err(|e| e.with_file(&file))?;
+                (query, devices)
             };
-            levels = devices
-                .iter()
-                .map(|d| d.path_nodes().len())
-                .fold(levels, usize::max);
             let schema = TsFileArrowReader::builder(reader.clone())
                 .with_query(query.clone())
                 .with_time_unit(options.time_unit)
@@ -175,7 +176,6 @@ impl TsFileTable {
                 file,
                 reader,
                 schema,
-                query,
                 devices,
             });
         }
@@ -204,7 +204,7 @@ impl TsFileTable {
             fields = all;
         }
         let schema = Arc::new(Schema::new(fields));
-        let statistics = table_statistics(&open, &schema, model, options.trust_statistics)?;
+        let statistics = table_statistics(&open, &schema, options.trust_statistics)?;
         Ok(TsFileTable {
             files: open,
             options,
@@ -316,21 +316,13 @@ impl TableProvider for TsFileTable {
             if let Some(n) = reader_limit {
                 q = q.limit(n as u64);
             }
-            let (devices, all) = match self.model {
-                Model::Table => {
-                    let devices = f.reader.devices(&q).map_err(df_err)?;
-                    let all = match push.filter {
-                        Some(_) => f.reader.devices(&f.query).map_err(df_err)?.len(),
-                        None => devices.len(),
-                    };
-                    (devices, all)
-                }
-                Model::Tree { levels } => (
-                    device_filter.keep(state, f.devices.clone(), levels)?,
-                    f.devices.len(),
-                ),
+            let devices = match self.model {
+                // Tags pushed: the reader's index walk keeps the devices they allow.
+                Model::Table if push.filter.is_some() => f.reader.devices(&q).map_err(df_err)?,
+                Model::Table => f.devices.clone(),
+                Model::Tree { levels } => device_filter.keep(state, f.devices.clone(), levels)?,
             };
-            files.devices_pruned += all.saturating_sub(devices.len());
+            files.devices_pruned += f.devices.len().saturating_sub(devices.len());
             if devices.is_empty() {
                 files.pruned += 1;
                 continue;

@@ -18,7 +18,7 @@ use datafusion::common::stats::Precision;
 use datafusion::common::{ColumnStatistics, Statistics};
 use datafusion::scalar::ScalarValue;
 
-use super::{Model, OpenFile};
+use super::OpenFile;
 
 /// Running statistics of one column.
 #[derive(Clone, Default)]
@@ -76,7 +76,6 @@ impl Acc {
 pub(crate) fn table_statistics(
     files: &[OpenFile],
     schema: &Schema,
-    model: Model,
     trust: bool,
 ) -> colfile::Result<Statistics> {
     let mut rows = 0usize;
@@ -101,12 +100,8 @@ pub(crate) fn table_statistics(
     for f in files {
         bytes = bytes.saturating_add(usize::try_from(f.file.len).unwrap_or(usize::MAX));
         let meta = f.reader.metadata();
-        let devices = match model {
-            Model::Table => f.reader.devices(&f.query)?,
-            Model::Tree { .. } => f.devices.clone(),
-        };
-        for device in devices {
-            let series = meta.timeseries(f.reader.source(), &device)?;
+        for device in &f.devices {
+            let series = meta.timeseries(f.reader.source(), device)?;
             let aligned = series.iter().find(|s| s.measurement_id.is_empty());
             let device_rows = match aligned {
                 Some(t) => t.statistics.count as usize,

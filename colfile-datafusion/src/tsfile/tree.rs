@@ -46,14 +46,18 @@ fn level_index(name: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
-/// Whether `device` is `prefix` or below it (`root.sg1` holds `root.sg1.d1`, not
-/// `root.sg10.d1`).
-pub(crate) fn under_prefix(device: &DeviceId, prefix: &str) -> bool {
-    let nodes = device.path_nodes();
-    let want = DeviceId::from_tree_path(prefix)
+/// A path prefix as the nodes [`under_prefix`] compares with.
+pub(crate) fn prefix_nodes(prefix: &str) -> Vec<String> {
+    DeviceId::from_tree_path(prefix)
         .map(|p| p.path_nodes())
-        .unwrap_or_else(|_| vec![prefix.to_owned()]);
-    nodes.len() >= want.len() && nodes.iter().zip(&want).all(|(a, b)| a == b)
+        .unwrap_or_else(|_| vec![prefix.to_owned()])
+}
+
+/// Whether `device` is at or below the prefix of nodes `prefix` (see [`prefix_nodes`]):
+/// `root.sg1` holds `root.sg1.d1`, not `root.sg10.d1`.
+pub(crate) fn under_prefix(device: &DeviceId, prefix: &[String]) -> bool {
+    let nodes = device.path_nodes();
+    nodes.len() >= prefix.len() && nodes.iter().zip(prefix).all(|(a, b)| a == b)
 }
 
 /// The `device` and level fields of a table whose devices have at most `levels` nodes.
@@ -163,10 +167,10 @@ mod tests {
         assert!(is_path_column("level2", 3));
         assert!(!is_path_column("level3", 3));
         let d = DeviceId::from_tree_path("root.sg1.d1").unwrap();
-        assert!(under_prefix(&d, "root.sg1"));
-        assert!(under_prefix(&d, "root.sg1.d1"));
-        assert!(!under_prefix(&d, "root.sg"));
-        assert!(!under_prefix(&d, "root.sg1.d1.x"));
+        assert!(under_prefix(&d, &prefix_nodes("root.sg1")));
+        assert!(under_prefix(&d, &prefix_nodes("root.sg1.d1")));
+        assert!(!under_prefix(&d, &prefix_nodes("root.sg")));
+        assert!(!under_prefix(&d, &prefix_nodes("root.sg1.d1.x")));
         let nodes = d.path_nodes();
         assert_eq!(
             path_value("level1", "root.sg1.d1", &nodes).as_deref(),
