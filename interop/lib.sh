@@ -41,4 +41,4 @@ if [ "${INTEROP_SKIP_BUILD:-0}" != 1 ]; then
 fi
 COLFILE="$ROOT/target/release/colfile"
 [ -x "$COLFILE" ] || { echo "interop: $COLFILE missing" >&2; exit 2; }
-echo "# colfile: $("$COLFILE" --version) at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- src Cargo.toml 2>/dev/null || echo ' (+ uncommitted changes)')"
+echo "# colfile: $("$COLFILE" --version) at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- src colfile-cli Cargo.toml 2>/dev/null || echo ' (+ uncommitted changes)')"

@@ -15,6 +15,7 @@
 //! Nothing in this crate panics on the contents of a file: corrupt or hostile input gives an
 //! [`Error`] naming the byte offset, row group and column.
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 // Library code never unwraps, indexes out of bounds or panics on its own: bad input is an
 // Error. (Unit tests may unwrap and index.)
@@ -33,6 +34,8 @@ pub mod arrow;
 pub mod compress;
 pub mod cursor;
 mod error;
+#[cfg(feature = "json")]
+pub mod json_text;
 mod limits;
 pub mod rcfile;
 pub mod sink;

@@ -3,7 +3,7 @@
 //! library's conversion), projections and splits select what they should, batches respect
 //! their size, and batches written with `RcFileArrowWriter` read back equal.
 
-mod common;
+use colfile_testkit as common;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! asked; batches written through `TsFileArrowWriter` read back as written (fixed cases, a
 //! proptest, the tree model); bad batches and queries fail with the documented error kinds.
 
-mod common;
+use colfile_testkit as common;
 
 #[path = "arrow_tsfile/errors.rs"]
 mod errors;

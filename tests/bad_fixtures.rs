@@ -3,7 +3,7 @@
 //! files are made by `bad_fixtures/gen.rs` and must stay byte-equal to what it makes; a file
 //! without a table entry, or an entry without a file, fails the guard test.
 
-mod common;
+use colfile_testkit as common;
 
 #[path = "bad_fixtures/expect.rs"]
 mod expect;

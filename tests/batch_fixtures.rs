@@ -1,7 +1,7 @@
 //! Columnar batch decoding agrees with value decoding on every column of every Hive fixture
 //! (both serdes, every type, nested ones included).
 
-mod common;
+use colfile_testkit as common;
 
 use colfile::rcfile::{ColumnBatch, Reader, Schema, Serde};
 use common::*;

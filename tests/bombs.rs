@@ -19,7 +19,7 @@
     feature = "lzo"
 ))]
 
-mod common;
+use colfile_testkit as common;
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
 #[allow(dead_code)]

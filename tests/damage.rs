@@ -10,7 +10,7 @@
 //! Everything is deterministic (fixed seeds). The sampling sizes below keep the whole file
 //! well under a minute in a debug build.
 
-mod common;
+use colfile_testkit as common;
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
 #[path = "damage/mutate.rs"]

@@ -3,7 +3,7 @@
 //! with the same options must reproduce Hive's bytes exactly (uncompressed files) or the
 //! same structure (compressed files, whose codec bytes may differ).
 
-mod common;
+use colfile_testkit as common;
 
 use colfile::compress::HadoopCodec;
 use colfile::rcfile::{HeaderVersion, Reader, Writer};

@@ -1,7 +1,7 @@
 //! Corrupt and hostile RCFiles: each damage gives a specific error (kind, and where it
 //! happened), never a panic and never an allocation the file merely asks for.
 
-mod common;
+use colfile_testkit as common;
 
 use colfile::compress::HadoopCodec;
 use colfile::rcfile::{Reader, Writer};

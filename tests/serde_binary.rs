@@ -2,7 +2,7 @@
 //! decode to Hive's dump, and the dump's values (and the spec inputs) encode to the same bytes.
 //! Plus the spec's worked examples and property tests.
 
-mod common;
+use colfile_testkit as common;
 
 use colfile::rcfile::json::{from_json, parse_hex, row_from_json};
 use colfile::rcfile::serde::binary::{

@@ -24,7 +24,7 @@
 use colfile::rcfile::serde::text::NestingLevels;
 use colfile::rcfile::serde::{TextOptions, TextSerde};
 use colfile::rcfile::{json, Date, Decimal, Field, HiveType, Timestamp, Value};
-mod common;
+use colfile_testkit as common;
 
 use proptest::prelude::*;
 use serde_json::Value as Json;

@@ -1,7 +1,7 @@
 //! Damaged TsFile data sections: each specific damage gives a specific, located error, and
 //! random damage anywhere in a file gives an error or wrong-but-bounded data, never a panic.
 
-mod common;
+use colfile_testkit as common;
 
 use colfile::tsfile::chunk_reader::RawChunk;
 use colfile::tsfile::{Query, TsFileReader};

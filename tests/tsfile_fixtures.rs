@@ -2,7 +2,7 @@
 //! `expected.jsonl` says; fixtures that need a codec this build lacks fail with an
 //! `Unsupported` error naming it.
 
-mod common;
+use colfile_testkit as common;
 
 use colfile::ErrorKind;
 use common::load;

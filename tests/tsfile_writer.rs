@@ -2,7 +2,7 @@
 //! compression this build has, nulls, page and flush cuts, index fan-outs) read back
 //! exactly; time-order violations are refused without losing anything; bounded buffering.
 
-mod common;
+use colfile_testkit as common;
 
 use colfile::tsfile::encoding::supports;
 use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};

@@ -35,6 +35,7 @@
 //! # Ok(()) }
 //! ```
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod counted;

@@ -5,6 +5,7 @@
 //!
 //! See the crate README and `../shared/spec/rcfile.md` for the byte layout.
 
+#[cfg(feature = "json")]
 pub mod json;
 pub mod schema;
 pub mod serde;

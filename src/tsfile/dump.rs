@@ -7,7 +7,7 @@ use super::batch::DeviceBatch;
 use super::json::{write_tag_members, write_value, FloatStyle};
 use super::reader::{Query, TsFileReader};
 use super::value::ValueRef;
-use crate::rcfile::json::write_str;
+use crate::json_text::write_str;
 use crate::source::ByteSource;
 use crate::tsfile::format::schema::TableSchema;
 use crate::tsfile::format::DataType;
@@ -45,7 +45,7 @@ pub fn row_line(
                 if std::str::from_utf8(b).is_err() =>
             {
                 line.push_str("{\"invalid_utf8_hex\":\"");
-                crate::rcfile::json::push_hex(line, b);
+                crate::json_text::push_hex(line, b);
                 line.push_str("\"}");
             }
             _ => write_value(c.data_type, *v, FloatStyle::AsDouble, line),
@@ -123,6 +123,6 @@ pub fn header_lines<S: ByteSource>(r: &TsFileReader<S>) -> Result<Vec<String>> {
 
 fn hex(b: &[u8]) -> String {
     let mut s = String::new();
-    crate::rcfile::json::push_hex(&mut s, b);
+    crate::json_text::push_hex(&mut s, b);
     s
 }

@@ -4,7 +4,7 @@
 //! `"-Infinity"`; TEXT and STRING strings; BLOB lowercase hex; DATE `"YYYY-MM-DD"`; null.
 
 use super::value::{date_to_string, parse_date, Value, ValueRef};
-use crate::rcfile::json::{parse_hex, push_hex, write_str};
+use crate::json_text::{parse_hex, push_hex, write_str};
 use crate::tsfile::format::DataType;
 use crate::{Error, Result};
 use serde_json::Value as Json;

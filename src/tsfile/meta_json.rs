@@ -5,7 +5,7 @@
 use super::json::{write_value, FloatStyle};
 use super::reader::TsFileReader;
 use super::value::ValueRef;
-use crate::rcfile::json::push_hex;
+use crate::json_text::push_hex;
 use crate::source::ByteSource;
 use crate::tsfile::format::statistics::{StatValues, Statistics};
 use crate::tsfile::format::{DataType, DeviceId};

@@ -7,6 +7,7 @@ pub mod batch;
 pub mod chunk_reader;
 pub mod column;
 pub mod compression;
+#[cfg(feature = "json")]
 pub mod dump;
 pub mod encoding;
 pub mod explain;
@@ -14,9 +15,11 @@ pub mod filter;
 pub mod filter_parse;
 pub mod format;
 pub mod index_writer;
+#[cfg(feature = "json")]
 pub mod json;
 pub mod layout;
 mod merge;
+#[cfg(feature = "json")]
 pub mod meta_json;
 pub mod metadata;
 pub mod page;
@@ -29,6 +32,7 @@ pub mod recompute;
 pub mod recover;
 mod rows;
 mod scan;
+#[cfg(feature = "json")]
 pub mod sketch;
 pub mod value;
 pub mod verify;

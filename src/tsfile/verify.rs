@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::layout::{index_layout, scan_data_with, IndexLayout};
-use super::meta_json::statistics_json;
 use super::metadata::FileMetadata;
 use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
 use crate::source::ByteSource;
@@ -259,15 +258,9 @@ pub fn verify<S: ByteSource + ?Sized>(src: &S, opts: &VerifyOptions) -> Result<V
                     if let Some(stored) = stored {
                         if !statistics_agree(stored, computed, lossy) {
                             problems.push(
-                                mismatch(
-                                    Check::PageStatistics,
-                                    "page",
-                                    stored,
-                                    computed,
-                                    h.data_type,
-                                )
-                                .series(device, &h.measurement_id)
-                                .chunk(chunk.offset, Some(p as u32)),
+                                mismatch(Check::PageStatistics, "page", stored, computed)
+                                    .series(device, &h.measurement_id)
+                                    .chunk(chunk.offset, Some(p as u32)),
                             );
                         }
                     }
@@ -353,20 +346,10 @@ pub fn verify<S: ByteSource + ?Sized>(src: &S, opts: &VerifyOptions) -> Result<V
     Ok(r)
 }
 
-fn mismatch(
-    check: Check,
-    what: &str,
-    stored: &Statistics,
-    computed: &Statistics,
-    dt: DataType,
-) -> Problem {
+fn mismatch(check: Check, what: &str, stored: &Statistics, computed: &Statistics) -> Problem {
     Problem::new(
         check,
-        format!(
-            "{what} statistics differ from the data: stored {}, computed {}",
-            statistics_json(stored, dt),
-            statistics_json(computed, dt)
-        ),
+        format!("{what} statistics differ from the data: stored {stored}, computed {computed}"),
     )
 }
 
@@ -498,7 +481,6 @@ fn check_index(
                         &format!("chunk {i}"),
                         stored,
                         computed,
-                        tsm.data_type,
                     );
                     r.push(max, p.at(s.range.0).series(dev, name).chunk(off, None));
                 }
@@ -508,15 +490,9 @@ fn check_index(
         if let Some(m) = merged.filter(|m| !statistics_agree(&tsm.statistics, m, lossy)) {
             r.push(
                 max,
-                mismatch(
-                    Check::SeriesStatistics,
-                    "series",
-                    &tsm.statistics,
-                    &m,
-                    tsm.data_type,
-                )
-                .at(s.range.0)
-                .series(dev, name),
+                mismatch(Check::SeriesStatistics, "series", &tsm.statistics, &m)
+                    .at(s.range.0)
+                    .series(dev, name),
             );
         }
     }

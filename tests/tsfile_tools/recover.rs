@@ -3,6 +3,7 @@
 //! official library reads recovered files.
 
 use super::*;
+use std::process::Command;
 
 /// Each chunk group of a complete file: its device, time range, and the offset of the marker
 /// after it (the group survives a cut only if that marker does).

@@ -36,6 +36,64 @@ pub struct Statistics {
     pub values: StatValues,
 }
 
+/// One line for messages: `count 3, time 10..=30, min -1, max 7, first 5, last 7, sum 11`
+/// (text values quoted, invalid UTF-8 replaced).
+///
+/// ```
+/// use colfile::tsfile::format::{DataType, Statistics};
+/// use colfile::tsfile::Values;
+/// let mut s = Statistics::new(DataType::Int32);
+/// s.update_values(&[10, 20], &Values::Int32(vec![5, -1]))?;
+/// assert_eq!(s.to_string(), "count 2, time 10..=20, min -1, max 5, first 5, last -1, sum 4");
+/// # Ok::<(), colfile::Error>(())
+/// ```
+impl std::fmt::Display for Statistics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "count {}, time {}..={}",
+            self.count, self.start_time, self.end_time
+        )?;
+        fn num<T: std::fmt::Display, S: std::fmt::Display>(
+            f: &mut std::fmt::Formatter<'_>,
+            n: &NumStats<T, S>,
+        ) -> std::fmt::Result {
+            write!(
+                f,
+                ", min {}, max {}, first {}, last {}, sum {}",
+                n.min, n.max, n.first, n.last, n.sum
+            )
+        }
+        let text = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
+        match &self.values {
+            StatValues::Boolean { first, last, sum } => {
+                write!(f, ", first {first}, last {last}, sum {sum}")
+            }
+            StatValues::Int32(n) => num(f, n),
+            StatValues::Int64(n) => num(f, n),
+            StatValues::Float(n) => num(f, n),
+            StatValues::Double(n) => num(f, n),
+            StatValues::Text { first, last } => {
+                write!(f, ", first {}, last {}", text(first), text(last))
+            }
+            StatValues::String {
+                first,
+                last,
+                min,
+                max,
+            } => write!(
+                f,
+                ", min {}, max {}, first {}, last {}",
+                text(min),
+                text(max),
+                text(first),
+                text(last)
+            ),
+            StatValues::None => Ok(()),
+        }
+    }
+}
+
 /// The type-specific part of [`Statistics`], in wire order of each variant's fields.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StatValues {

@@ -6,10 +6,10 @@
 use colfile::tsfile::format::DataType;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub fn ts_fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/tsfile")
+    crate::repo_root().join("fixtures/tsfile")
 }
 
 /// Every fixture name (`X` of `X.tsfile`), sorted.

@@ -1,16 +1,26 @@
-//! Helpers shared by the integration tests: fixture discovery and dump loading.
-#![allow(dead_code)]
+//! Helpers shared by the workspace's integration tests (never published): where the
+//! fixtures are, loading their expected dumps, and comparing TsFile dumps.
+#![allow(missing_docs)]
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 
+/// The repository's root: `fixtures/` and `../shared` are found from here, whichever crate's
+/// test asks.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("colfile-testkit sits in the repository root")
+        .to_path_buf()
+}
+
 pub fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rcfile")
+    repo_root().join("fixtures/rcfile")
 }
 
 /// The external fixtures live in the shared folder beside the project (never copied in).
 pub fn external_dir() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/external");
+    let p = repo_root().join("../shared/fixtures/external");
     p.is_dir().then_some(p)
 }
 

@@ -1,7 +1,7 @@
 //! `colfile head` (the first rows, exactly as `cat --limit N` prints them) and `colfile count`
 //! (the rows `cat` prints, one file or several with a total).
 
-mod common;
+use colfile_testkit as common;
 
 use common::{fixtures, schema_text, serde_props};
 use std::process::Command;
@@ -9,7 +9,7 @@ use std::process::Command;
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_colfile"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(colfile_testkit::repo_root())
         .output()
         .unwrap();
     (

@@ -2,7 +2,7 @@
 //! `write` of the dump's rows reproduces Hive's bytes, `meta` matches the dump's structure,
 //! and bad input is one line on stderr with a non-zero exit.
 
-mod common;
+use colfile_testkit as common;
 
 use colfile::rcfile::{json, Schema};
 use common::*;
@@ -676,7 +676,7 @@ fn help_examples_run() {
             let line = line.trim().replace("/tmp/", &format!("{}/", dir.display()));
             let out = Command::new("sh")
                 .args(["-c", &line])
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .current_dir(colfile_testkit::repo_root())
                 .env("PATH", &path)
                 .output()
                 .unwrap();

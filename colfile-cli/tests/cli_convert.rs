@@ -3,7 +3,7 @@
 //! source's `cat` rows after the documented type mapping; usage and data errors; the
 //! progress line. Parquet round trips with the `parquet` feature (cli_convert/parquet.rs).
 
-mod common;
+use colfile_testkit as common;
 #[path = "cli_convert/fixtures.rs"]
 mod fixtures;
 #[cfg(feature = "parquet")]

@@ -1,7 +1,7 @@
 //! The `colfile` CLI on TsFile: cat (jsonl, csv, dump), scan, meta, schema, and write from
 //! `--schema` + JSON lines, from an oracle spec and from another TsFile.
 
-mod common;
+use colfile_testkit as common;
 
 use common::tsdump::{compare_dumps, parse_lines, ts_fixtures_dir};
 use serde_json::Value as Json;
