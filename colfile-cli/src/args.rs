@@ -1,5 +1,6 @@
 //! Command-line parsing for each command (lexopt), kept apart from what the commands do.
 
+use crate::schema_arg::schema_arg;
 use crate::Failure;
 use colfile::Limits;
 use lexopt::prelude::*;
@@ -127,7 +128,7 @@ impl ReadArgs {
                     let f = f.to_string();
                     set_limit(&mut a.limits, &f, p.value()?)?
                 }
-                Long("schema") => a.schema = Some(string(p.value()?)?),
+                Long("schema") => a.schema = Some(schema_arg("schema", p.value()?)?),
                 Long("serde") => a.serde = Some(string(p.value()?)?),
                 Long("serde-prop") => a
                     .serde_props
@@ -280,7 +281,7 @@ impl WriteArgs {
                     }
                 },
                 Long("format") => format = Some(string(p.value()?)?),
-                Long("schema") => schema = Some(string(p.value()?)?),
+                Long("schema") => schema = Some(schema_arg("schema", p.value()?)?),
                 Long("serde") => serde = Some(string(p.value()?)?),
                 Long("codec") => codec = Some(string(p.value()?)?),
                 Long("serde-prop") => a

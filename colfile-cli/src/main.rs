@@ -27,6 +27,7 @@ mod help;
 mod help_write;
 mod progress;
 mod read_cmds;
+mod schema_arg;
 mod sql_cmd;
 mod ts_tools;
 mod tsfile_cmds;

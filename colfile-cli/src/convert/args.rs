@@ -74,7 +74,9 @@ impl ConvertArgs {
             match arg {
                 Long("from") => a.from = Some(string(p.value()?)?),
                 Long("to") => a.to = Some(string(p.value()?)?),
-                Long("out-schema") => a.out_schema = Some(string(p.value()?)?),
+                Long("out-schema") => {
+                    a.out_schema = Some(crate::schema_arg::schema_arg("out-schema", p.value()?)?)
+                }
                 Long("out-serde") => a.out_serde = Some(string(p.value()?)?),
                 Long("codec") => a.codec = Some(string(p.value()?)?),
                 Long("row-group-rows") => a.row_group_rows = Some(p.value()?.parse()?),

@@ -5,6 +5,8 @@
 use crate::{Error, Result};
 use std::fmt;
 
+mod ddl;
+
 /// A Hive column type.
 ///
 /// ```
@@ -233,6 +235,56 @@ impl std::str::FromStr for Schema {
     }
 }
 
+/// The type a primitive type keyword (lower case) names, if it names one without arguments.
+fn primitive_named(word: &str) -> Option<HiveType> {
+    Some(match word {
+        "boolean" => HiveType::Boolean,
+        "tinyint" => HiveType::TinyInt,
+        "smallint" => HiveType::SmallInt,
+        "int" | "integer" => HiveType::Int,
+        "bigint" => HiveType::BigInt,
+        "float" => HiveType::Float,
+        "double" => HiveType::Double,
+        "string" => HiveType::String,
+        "binary" => HiveType::Binary,
+        "date" => HiveType::Date,
+        "timestamp" => HiveType::Timestamp,
+        _ => return None,
+    })
+}
+
+/// `char(n)` or `varchar(n)` (`word` says which), checking Hive's length limits.
+fn sized(word: &str, n: u32) -> std::result::Result<HiveType, String> {
+    let max = if word == "char" { 255 } else { 65535 };
+    if n == 0 || n > max {
+        return Err(format!("{word} length must be 1..={max}"));
+    }
+    Ok(if word == "char" {
+        HiveType::Char(n)
+    } else {
+        HiveType::Varchar(n)
+    })
+}
+
+/// `decimal(precision, scale)`, checking precision 1..=38 and scale <= precision.
+fn decimal(precision: u32, scale: u32) -> std::result::Result<HiveType, String> {
+    if !(1..=38).contains(&precision) || scale > precision {
+        return Err("decimal precision must be 1..=38 and scale <= precision".into());
+    }
+    Ok(HiveType::Decimal {
+        precision: precision as u8,
+        scale: scale as u8,
+    })
+}
+
+/// `uniontype<...>` of `members`, at most 256 of them.
+fn union(members: Vec<HiveType>) -> std::result::Result<HiveType, String> {
+    if members.len() > 256 {
+        return Err("a uniontype has at most 256 members".into());
+    }
+    Ok(HiveType::Union(members))
+}
+
 const MAX_TYPE_DEPTH: usize = 256;
 
 struct Parser<'a> {
@@ -352,31 +404,15 @@ impl<'a> Parser<'a> {
     }
     fn ty_inner(&mut self) -> Result<HiveType> {
         let w = self.word().to_ascii_lowercase();
+        if let Some(t) = primitive_named(&w) {
+            return Ok(t);
+        }
         Ok(match w.as_str() {
-            "boolean" => HiveType::Boolean,
-            "tinyint" => HiveType::TinyInt,
-            "smallint" => HiveType::SmallInt,
-            "int" | "integer" => HiveType::Int,
-            "bigint" => HiveType::BigInt,
-            "float" => HiveType::Float,
-            "double" => HiveType::Double,
-            "string" => HiveType::String,
-            "binary" => HiveType::Binary,
-            "date" => HiveType::Date,
-            "timestamp" => HiveType::Timestamp,
             "varchar" | "char" => {
                 self.expect(b'(')?;
                 let n = self.number()?;
                 self.expect(b')')?;
-                let max = if w == "char" { 255 } else { 65535 };
-                if n == 0 || n > max {
-                    return Err(self.err(&format!("{w} length must be 1..={max}")));
-                }
-                if w == "char" {
-                    HiveType::Char(n)
-                } else {
-                    HiveType::Varchar(n)
-                }
+                sized(&w, n).map_err(|m| self.err(&m))?
             }
             "decimal" | "numeric" => {
                 let (mut precision, mut scale) = (10u32, 0u32);
@@ -387,13 +423,7 @@ impl<'a> Parser<'a> {
                     }
                     self.expect(b')')?;
                 }
-                if !(1..=38).contains(&precision) || scale > precision {
-                    return Err(self.err("decimal precision must be 1..=38 and scale <= precision"));
-                }
-                HiveType::Decimal {
-                    precision: precision as u8,
-                    scale: scale as u8,
-                }
+                decimal(precision, scale).map_err(|m| self.err(&m))?
             }
             "array" => {
                 self.expect(b'<')?;
@@ -420,10 +450,7 @@ impl<'a> Parser<'a> {
                     ts.push(self.ty()?);
                 }
                 self.expect(b'>')?;
-                if ts.len() > 256 {
-                    return Err(self.err("a uniontype has at most 256 members"));
-                }
-                HiveType::Union(ts)
+                union(ts).map_err(|m| self.err(&m))?
             }
             "" => return Err(self.err("expected a type")),
             other => return Err(self.err(&format!("unknown type {other:?}"))),
