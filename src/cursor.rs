@@ -96,3 +96,23 @@ impl<'a> Cursor<'a> {
         Ok(i64::from_be_bytes(self.array("int64")?))
     }
 }
+
+/// Bytes as error messages show a magic number: hex, then the printable form in quotes
+/// (ASCII letters, digits and punctuation as they are, other bytes as `\xNN`).
+///
+/// ```
+/// assert_eq!(colfile::cursor::show_magic(b"RCF\x01"), r#"0x52434601 ("RCF\x01")"#);
+/// ```
+pub fn show_magic(bytes: &[u8]) -> String {
+    let mut hex = String::from("0x");
+    let mut text = String::new();
+    for &b in bytes {
+        hex.push_str(&format!("{b:02x}"));
+        if b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ' {
+            text.push(b as char);
+        } else {
+            text.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    format!("{hex} (\"{text}\")")
+}

@@ -33,7 +33,11 @@ fn rcfile_table() -> Vec<(&'static str, Expect)> {
         ),
         (
             "bad_magic.rc",
-            expect(Corrupt, "not an RCFile: magic bytes").offset(Abs(0)),
+            expect(
+                Corrupt,
+                r#"not an RCFile: magic bytes 0x58595a01 ("XYZ\x01") are neither "RCF" nor "SEQ""#,
+            )
+            .offset(Abs(0)),
         ),
         (
             "unknown_version.rc",
@@ -203,7 +207,11 @@ fn tsfile_table() -> Vec<(&'static str, Expect)> {
     vec![
         (
             "bad_head_magic.tsfile",
-            expect(Corrupt, "bad head magic").offset(Abs(0)),
+            expect(
+                Corrupt,
+                r#"not a TsFile: bad head magic 0x587346696c65 ("XsFile"), expected "TsFile""#,
+            )
+            .offset(Abs(0)),
         ),
         (
             "wrong_version.tsfile",

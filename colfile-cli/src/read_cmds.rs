@@ -23,9 +23,9 @@ pub fn open(path: &Path) -> Result<(FileSource, Format), Failure> {
         _ if &magic[..n] == b"TsFile" => Ok((src, Format::TsFile)),
         _ if n == 0 => Err(Failure::input(format!("{}: file is empty", path.display()))),
         _ => Err(Failure::input(format!(
-            "{}: unknown file format (magic bytes {:02x?})",
+            "{}: unknown file format: magic bytes {}, expected \"RCF\", \"SEQ\" or \"TsFile\"",
             path.display(),
-            &magic[..n]
+            colfile::cursor::show_magic(&magic[..n])
         ))),
     }
 }

@@ -301,7 +301,7 @@ fn bad_input_is_one_line_and_nonzero() {
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
             vec!["cat".into(), junk.display().to_string()],
-            "unknown file format",
+            "unknown file format: magic bytes 0x50415231206e (\"PAR1 n\"), expected \"RCF\", \"SEQ\" or \"TsFile\"",
         ),
         (
             vec!["meta".into(), cut.display().to_string()],

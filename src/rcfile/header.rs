@@ -95,8 +95,8 @@ impl Header {
                 return Err(Error::corrupt(
                     "rcfile",
                     format!(
-                        "not an RCFile: magic bytes {:02x?} are neither \"RCF\" nor \"SEQ\"",
-                        &magic[..3]
+                        "not an RCFile: magic bytes {} are neither \"RCF\" nor \"SEQ\"",
+                        crate::cursor::show_magic(&magic)
                     ),
                 )
                 .at_offset(0))

@@ -158,7 +158,14 @@ where
     let mut head = [0u8; 7];
     src.read_exact_at(0, &mut head)?;
     if &head[..6] != MAGIC {
-        return Err(Error::corrupt("tsfile", "not a TsFile (bad head magic)").at_offset(0));
+        return Err(Error::corrupt(
+            "tsfile",
+            format!(
+                "not a TsFile: bad head magic {}, expected \"TsFile\"",
+                crate::cursor::show_magic(&head[..6])
+            ),
+        )
+        .at_offset(0));
     }
     if head[6] != VERSION {
         return Err(Error::unsupported(format!("TsFile format version {}", head[6])).at_offset(6));

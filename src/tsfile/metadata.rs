@@ -76,7 +76,13 @@ impl FileMetadata {
         let mut head = [0u8; 7];
         src.read_exact_at(0, &mut head)?;
         if &head[..6] != MAGIC {
-            return Err(fail("not a TsFile (bad head magic)".into(), 0));
+            return Err(fail(
+                format!(
+                    "not a TsFile: bad head magic {}, expected \"TsFile\"",
+                    crate::cursor::show_magic(&head[..6])
+                ),
+                0,
+            ));
         }
         match head[6] {
             VERSION => {}
