@@ -1,5 +1,6 @@
 //! Command-line parsing for each command (lexopt), kept apart from what the commands do.
 
+use crate::csv_opts::{CsvOptions, CSV_FLAGS};
 use crate::schema_arg::schema_arg;
 use crate::Failure;
 use colfile::Limits;
@@ -34,6 +35,8 @@ pub struct ReadArgs {
     pub explain: bool,
     /// `--max-alloc` and the other [`LIMIT_FLAGS`].
     pub limits: Limits,
+    /// `cat --format csv` (and `convert`'s CSV input and output): [`CSV_FLAGS`].
+    pub csv: CsvOptions,
 }
 
 /// Flags of the read commands (`cat`, `scan`, `verify`, `recover`) that set [`Limits`]:
@@ -120,6 +123,7 @@ impl ReadArgs {
             offset: None,
             explain: false,
             limits: Limits::default(),
+            csv: CsvOptions::default(),
         };
         let mut file = None;
         while let Some(arg) = p.next()? {
@@ -127,6 +131,10 @@ impl ReadArgs {
                 Long(f) if LIMIT_FLAGS.contains(&f) => {
                     let f = f.to_string();
                     set_limit(&mut a.limits, &f, p.value()?)?
+                }
+                Long(f) if is_cat && CSV_FLAGS.contains(&f) => {
+                    let f = f.to_string();
+                    a.csv.set(&f, || string(p.value()?))?
                 }
                 Long("schema") => a.schema = Some(schema_arg("schema", p.value()?)?),
                 Long("serde") => a.serde = Some(string(p.value()?)?),

@@ -22,10 +22,13 @@
 
 mod args;
 mod convert;
+mod csv_opts;
+mod csv_shape;
 mod head_count;
 mod help;
 mod help_write;
 mod progress;
+mod raw_text;
 mod read_cmds;
 mod schema_arg;
 mod sql_cmd;

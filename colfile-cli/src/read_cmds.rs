@@ -87,6 +87,19 @@ pub(crate) struct Opened {
     pub(crate) bytes: u64,
 }
 
+impl Opened {
+    /// The selected columns as a schema of their own.
+    pub(crate) fn selected_schema(&self) -> Schema {
+        Schema::new(
+            self.selected
+                .iter()
+                .filter_map(|&i| self.schema.columns().get(i))
+                .cloned()
+                .collect(),
+        )
+    }
+}
+
 pub(crate) fn open_rows(a: &ReadArgs, src: FileSource) -> Result<Opened, Failure> {
     let bytes = src.len();
     let mut reader = Reader::builder(src)
@@ -112,17 +125,6 @@ pub(crate) fn open_rows(a: &ReadArgs, src: FileSource) -> Result<Opened, Failure
     })
 }
 
-/// Appends `s` as one CSV field (quoted when it holds a comma, quote or line break).
-pub fn csv_field(out: &mut String, s: &str) {
-    if s.contains([',', '"', '\n', '\r']) {
-        out.push('"');
-        out.push_str(&s.replace('"', "\"\""));
-        out.push('"');
-    } else {
-        out.push_str(s);
-    }
-}
-
 pub fn cat(a: ReadArgs) -> Result<(), Failure> {
     let src = match open(&a.file)? {
         (src, Format::TsFile) => return crate::tsfile_cmds::cat(a, src),
@@ -132,33 +134,26 @@ pub fn cat(a: ReadArgs) -> Result<(), Failure> {
         return Err(Failure::usage("--format dump is for TsFile files"));
     }
     let o = open_rows(&a, src)?;
+    let raw = a.schema.is_none();
+    if raw {
+        crate::raw_text::warn_no_schema();
+    }
+    let selected = o.selected_schema();
+    let csv = (a.format == "csv").then(|| a.csv.line_writer());
+    let mut lines = crate::convert::HiveLines::new(&selected, csv);
+    if raw {
+        lines = lines.escaping_raw_cells();
+    }
     let mut rows = RowReader::from_reader(o.reader, o.schema, o.serde, o.selected);
-    let names: Vec<String> = rows
-        .selected()
-        .iter()
-        .map(|&i| rows.schema().columns()[i].name.clone())
-        .collect();
-    let types: Vec<_> = rows
-        .selected()
-        .iter()
-        .map(|&i| rows.schema().columns()[i].ty.clone())
-        .collect();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let csv = a.format == "csv";
     let mut line = String::new();
-    if csv {
-        for (i, n) in names.iter().enumerate() {
-            if i > 0 {
-                line.push(',');
-            }
-            csv_field(&mut line, n);
-        }
+    if a.format == "csv" && a.csv.header {
+        lines.header(&mut line)?;
         line.push('\n');
         out.write_all(line.as_bytes())?;
     }
     let mut count = 0u64;
-    let mut cell = String::new();
     while a.limit.is_none_or(|l| count < l) {
         let Some(row) = rows
             .next_row()
@@ -166,8 +161,7 @@ pub fn cat(a: ReadArgs) -> Result<(), Failure> {
         else {
             break;
         };
-        line.clear();
-        row_line(&mut line, row, &types, &names, csv, &mut cell);
+        lines.render(row, &mut line)?;
         line.push('\n');
         out.write_all(line.as_bytes())?;
         count += 1;
@@ -183,37 +177,39 @@ pub(crate) fn row_line(
     row: &[colfile::rcfile::Value],
     types: &[colfile::rcfile::HiveType],
     names: &[String],
-    csv: bool,
+    csv: Option<&mut crate::csv_opts::CsvLine>,
     cell: &mut String,
-) {
-    if csv {
-        for (i, (v, ty)) in row.iter().zip(types).enumerate() {
-            if i > 0 {
-                line.push(',');
+) -> Result<(), Failure> {
+    use colfile::rcfile::Value;
+    if let Some(csv) = csv {
+        let cells = row.iter().zip(types).map(|(v, ty)| match v {
+            Value::Null => None,
+            Value::String(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            _ => {
+                cell.clear();
+                json::write_value(ty, v, cell);
+                let unquoted = cell.strip_prefix('"').and_then(|c| c.strip_suffix('"'));
+                Some(
+                    unquoted
+                        .filter(|_| ty.is_primitive())
+                        .unwrap_or(cell)
+                        .to_string(),
+                )
             }
-            match v {
-                colfile::rcfile::Value::Null => {}
-                colfile::rcfile::Value::String(b) => csv_field(line, &String::from_utf8_lossy(b)),
-                _ => {
-                    cell.clear();
-                    json::write_value(ty, v, cell);
-                    let unquoted = cell.strip_prefix('"').and_then(|c| c.strip_suffix('"'));
-                    csv_field(line, unquoted.filter(|_| ty.is_primitive()).unwrap_or(cell));
-                }
-            }
-        }
-    } else {
-        line.push('{');
-        for (i, ((v, ty), n)) in row.iter().zip(types).zip(names).enumerate() {
-            if i > 0 {
-                line.push(',');
-            }
-            json::write_str(line, n);
-            line.push(':');
-            json::write_value(ty, v, line);
-        }
-        line.push('}');
+        });
+        return csv.record(cells, line);
     }
+    line.push('{');
+    for (i, ((v, ty), n)) in row.iter().zip(types).zip(names).enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        json::write_str(line, n);
+        line.push(':');
+        json::write_value(ty, v, line);
+    }
+    line.push('}');
+    Ok(())
 }
 
 pub fn scan(a: ReadArgs) -> Result<(), Failure> {

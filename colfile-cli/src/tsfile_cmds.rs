@@ -1,7 +1,7 @@
 //! The TsFile side of `cat`, `scan`, `meta`, `schema` and `write`.
 
 use crate::args::{ReadArgs, WriteArgs};
-use crate::read_cmds::csv_field;
+use crate::csv_opts::CsvLine;
 use crate::Failure;
 use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
@@ -68,32 +68,37 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             writeln!(out, "{l}")?;
         }
     }
-    // CSV: one header, the first batch's columns; every later batch must have the same ones.
+    // CSV: one header, the first batch's columns; every later batch must have the same ones
+    // (checked before anything is written, from the file's schemas and device index).
+    let mut csv = (a.format == "csv").then(|| a.csv.line_writer());
+    if csv.is_some() {
+        crate::csv_shape::check_tsfile(&r, &q, &a)?;
+    }
     let mut header: Option<Vec<String>> = None;
     let mut count = 0u64;
     let mut it = r.query(&q).map_err(|e| Failure::from(e).context(&a.file))?;
     'outer: for batch in &mut it {
         let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
-        if a.format == "csv" {
+        if let Some(csv) = &mut csv {
             let names = batch_columns(&b);
             match &header {
                 None => {
-                    write_csv_header(&mut out, tree, &names)?;
+                    if a.csv.header {
+                        write_csv_header(&mut out, csv, tree, &names)?;
+                    }
                     header = Some(names.iter().map(|n| n.to_string()).collect());
                 }
                 Some(h) if h.iter().map(String::as_str).ne(names.iter().copied()) => {
-                    return Err(Failure::input(format!(
-                        "{}: {} has columns {} but the CSV header has {}: pick one table or \
-                         column set (--table, --columns), or use --format jsonl",
-                        a.file.display(),
-                        if tree {
+                    return Err(crate::csv_shape::ragged(
+                        &a.file,
+                        &if tree {
                             b.device.to_string()
                         } else {
                             b.table.clone()
                         },
-                        names.join(","),
-                        h.join(",")
-                    )));
+                        &names.join(","),
+                        &h.join(","),
+                    ));
                 }
                 Some(_) => {}
             }
@@ -110,16 +115,18 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             }
             line.clear();
             let values: Vec<ValueRef<'_>> = cursors.iter_mut().map(|c| c.next_value()).collect();
-            match a.format.as_str() {
-                "csv" => csv_row(&mut line, &owner, t, &b, &values),
-                "dump" => colfile::tsfile::dump::row_line(&mut line, tree, &owner, t, &b, &values),
+            match (&mut csv, a.format.as_str()) {
+                (Some(csv), _) => csv_row(csv, &mut line, &owner, t, &b, &values)?,
+                (None, "dump") => {
+                    colfile::tsfile::dump::row_line(&mut line, tree, &owner, t, &b, &values)
+                }
                 _ => json_row(&mut line, tree, &owner, t, &b, &values),
             }
             writeln!(out, "{line}")?;
             count += 1;
         }
     }
-    if a.format == "csv" && header.is_none() {
+    if let (Some(csv), None, true) = (&mut csv, &header, a.csv.header) {
         // No rows: the header still names the table's columns when there is one table.
         let schemas = &r.metadata().footer().schemas;
         let table = match &a.table {
@@ -144,7 +151,7 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
         };
         let mut names = of(ColumnCategory::Tag);
         names.extend(of(ColumnCategory::Field));
-        write_csv_header(&mut out, tree, &names)?;
+        write_csv_header(&mut out, csv, tree, &names)?;
     }
     out.flush()?;
     if a.explain {
@@ -160,41 +167,40 @@ fn batch_columns(b: &DeviceBatch) -> Vec<&str> {
         .collect()
 }
 
-fn write_csv_header(out: &mut impl Write, tree: bool, names: &[&str]) -> Result<(), Failure> {
-    let mut line = String::from(if tree { "device,time" } else { "table,time" });
-    for n in names {
-        line.push(',');
-        csv_field(&mut line, n);
-    }
+fn write_csv_header(
+    out: &mut impl Write,
+    csv: &mut CsvLine,
+    tree: bool,
+    names: &[&str],
+) -> Result<(), Failure> {
+    let owner = if tree { "device" } else { "table" };
+    let mut line = String::new();
+    csv.names(&[&[owner, "time"], names].concat(), &mut line)?;
     writeln!(out, "{line}")?;
     Ok(())
 }
 
+/// Appends one row as a CSV record: the owner (table or device), the time, the tags, then
+/// the values (text as itself, everything else as `cat`'s JSON without quotes).
 pub(crate) fn csv_row(
+    csv: &mut CsvLine,
     line: &mut String,
     owner: &str,
     t: i64,
     b: &DeviceBatch,
     values: &[ValueRef<'_>],
-) {
-    csv_field(line, owner);
-    line.push_str(&format!(",{t}"));
-    for (_, v) in &b.tags {
-        line.push(',');
-        if let Some(v) = v {
-            csv_field(line, v);
-        }
-    }
+) -> Result<(), Failure> {
+    let mut cells: Vec<Option<String>> = Vec::with_capacity(2 + b.tags.len() + values.len());
+    cells.push(Some(owner.to_string()));
+    cells.push(Some(t.to_string()));
+    cells.extend(b.tags.iter().map(|(_, v)| v.clone()));
     let mut cell = String::new();
     for (c, v) in b.columns.iter().zip(values) {
-        line.push(',');
-        if matches!(v, ValueRef::Null) {
-            continue;
-        }
-        match (c.data_type, v) {
+        cells.push(match (c.data_type, v) {
+            (_, ValueRef::Null) => None,
             // Text as itself (write_value would JSON-escape it).
             (DataType::Text | DataType::String, ValueRef::Binary(b)) => {
-                csv_field(line, &String::from_utf8_lossy(b))
+                Some(String::from_utf8_lossy(b).into_owned())
             }
             // Everything else is a JSON number, literal or a quoted string with nothing to
             // escape (dates, hex, "NaN"): drop the quotes.
@@ -202,10 +208,11 @@ pub(crate) fn csv_row(
                 cell.clear();
                 write_value(c.data_type, *v, FloatStyle::Shortest, &mut cell);
                 let bare = cell.strip_prefix('"').and_then(|c| c.strip_suffix('"'));
-                line.push_str(bare.unwrap_or(&cell));
+                Some(bare.unwrap_or(&cell).to_string())
             }
-        }
+        });
     }
+    csv.record(cells, line)
 }
 
 pub(crate) fn json_row(

@@ -2,26 +2,10 @@
 //! either form or a whole `CREATE TABLE` statement.
 
 use colfile_testkit::fixtures_dir;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn colfile(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_colfile"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("colfile-ddl-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+#[path = "support/run.rs"]
+mod run;
+use run::{colfile, stdout, temp_dir};
 
 fn nested() -> String {
     fixtures_dir()
@@ -50,7 +34,7 @@ fn ddl_column_list_reads_like_the_colon_form() {
 
 #[test]
 fn schema_from_a_file_with_a_create_table_statement() {
-    let dir = temp_dir("create");
+    let dir = temp_dir("ddl-create");
     let sql = dir.join("t.sql");
     std::fs::write(
         &sql,
@@ -97,7 +81,7 @@ fn schema_from_a_file_with_a_create_table_statement() {
 
 #[test]
 fn write_takes_ddl_and_cat_reads_it_back() {
-    let dir = temp_dir("write");
+    let dir = temp_dir("ddl-write");
     let input = dir.join("in.jsonl");
     std::fs::write(
         &input,

@@ -95,9 +95,11 @@ impl ConvertArgs {
                 Long("fsync") => a.fsync = true,
                 Long("progress") => a.progress = Some(true),
                 Long("no-progress") => a.progress = Some(false),
+                Long("no-header") => read_args.push("--no-header".into()),
                 Long(
                     name @ ("schema" | "serde" | "serde-prop" | "columns" | "time-zone"
-                    | "calendar" | "table" | "start" | "end" | "tag" | "where"),
+                    | "calendar" | "table" | "start" | "end" | "tag" | "where"
+                    | "delimiter" | "quote" | "null"),
                 ) => {
                     let flag = format!("--{name}");
                     read_args.push(flag.into());

@@ -1,95 +1,75 @@
-//! CSV for `convert`: records in (RFC 4180: quoted fields may hold commas, quotes and line
-//! breaks), and the cells `cat --format csv` writes out.
+//! CSV for `convert`: records in, through the `csv` crate with the `--delimiter`, `--quote`
+//! and `--null` options (quoted fields may hold delimiters, quotes and line breaks), and the
+//! cells `cat --format csv` writes for JSON values.
 
 use super::text::TextInput;
+use crate::csv_opts::CsvOptions;
 use crate::Failure;
 use serde_json::Value as Json;
+use std::io::BufRead;
 
 pub struct CsvReader {
-    text: TextInput,
-    line: String,
-    /// Lines read, and the line the current record starts on (1 = the header).
-    lines: u64,
+    records: csv::Reader<Box<dyn BufRead>>,
+    record: csv::StringRecord,
+    name: String,
+    total: Option<u64>,
+    /// The line the current record starts on (1 = the first line).
     record_line: u64,
+    null: String,
 }
 
 impl CsvReader {
-    pub fn new(text: TextInput) -> Self {
+    pub fn new(text: TextInput, opts: &CsvOptions) -> Self {
         CsvReader {
-            text,
-            line: String::new(),
-            lines: 0,
+            records: opts.reader(text.input),
+            record: csv::StringRecord::new(),
+            name: text.name,
+            total: text.total,
             record_line: 0,
+            null: opts.null.clone(),
         }
     }
 
     pub fn consumed(&self) -> u64 {
-        self.text.consumed
+        self.records.position().byte()
     }
 
     pub fn total(&self) -> Option<u64> {
-        self.text.total
+        self.total
     }
 
     /// A bad-data failure located at the current record.
     pub fn error(&self, m: String) -> Failure {
-        Failure::input(format!(
-            "{}: line {}: {m}",
-            self.text.name, self.record_line
-        ))
+        Failure::input(format!("{}: line {}: {m}", self.name, self.record_line))
     }
 
     /// Reads the next record's fields into `out`; false at the end. Blank lines are skipped.
     pub fn next_record(&mut self, out: &mut Vec<String>) -> Result<bool, Failure> {
         out.clear();
-        loop {
-            if !self.text.read_line(&mut self.line)? {
-                return Ok(false);
-            }
-            self.lines += 1;
-            if !self.line.is_empty() {
-                break;
-            }
+        let more = self.records.read_record(&mut self.record).map_err(|e| {
+            let line = e.position().map_or(self.record_line + 1, |p| p.line());
+            Failure::input(format!("{}: line {line}: {e}", self.name))
+        })?;
+        if !more {
+            return Ok(false);
         }
-        self.record_line = self.lines;
-        let mut field = String::new();
-        let mut quoted = false;
-        loop {
-            let mut chars = self.line.chars().peekable();
-            while let Some(c) = chars.next() {
-                match (quoted, c) {
-                    (true, '"') if chars.peek() == Some(&'"') => {
-                        chars.next();
-                        field.push('"');
-                    }
-                    (true, '"') => quoted = false,
-                    (true, c) => field.push(c),
-                    (false, '"') if field.is_empty() => quoted = true,
-                    (false, ',') => out.push(std::mem::take(&mut field)),
-                    (false, c) => field.push(c),
-                }
-            }
-            if !quoted {
-                break;
-            }
-            // A quoted field goes on over the line break.
-            field.push('\n');
-            if !self.text.read_line(&mut self.line)? {
-                return Err(self.error("a quoted field is not closed".into()));
-            }
-            self.lines += 1;
-        }
-        out.push(field);
+        self.record_line = self.record.position().map_or(0, |p| p.line());
+        out.extend(self.record.iter().map(str::to_string));
         Ok(true)
+    }
+
+    /// Whether a cell is null: its text is `--null`'s (empty by default).
+    pub fn is_null(&self, cell: &str) -> bool {
+        cell == self.null
     }
 }
 
-/// Appends the CSV cell `cat --format csv` writes for the JSON value `j`: nothing for
-/// null, a string's text, the JSON text of anything else.
-pub fn push_cell(out: &mut String, j: Option<&Json>) {
+/// The CSV cell `cat --format csv` writes for the JSON value `j`: null for null, a
+/// string's text, the JSON text of anything else.
+pub fn cell(j: Option<&Json>) -> Option<String> {
     match j {
-        None | Some(Json::Null) => {}
-        Some(Json::String(s)) => crate::read_cmds::csv_field(out, s),
-        Some(other) => crate::read_cmds::csv_field(out, &other.to_string()),
+        None | Some(Json::Null) => None,
+        Some(Json::String(s)) => Some(s.clone()),
+        Some(other) => Some(other.to_string()),
     }
 }

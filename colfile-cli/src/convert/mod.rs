@@ -17,6 +17,7 @@ mod text;
 
 use crate::Failure;
 pub use args::ConvertArgs;
+pub use sources::HiveLines;
 use std::path::Path;
 
 /// The formats `convert` reads and writes.

@@ -44,7 +44,7 @@ impl ParquetSource {
             batch: None,
             row: 0,
             model: Model::Hive(schema.clone()),
-            lines: HiveLines::new(&schema, csv),
+            lines: HiveLines::new(&schema, csv.then(|| a.read.csv.line_writer())),
             schema,
             file: a.input.clone(),
             total,
@@ -61,7 +61,7 @@ impl Source for ParquetSource {
                     let row = arrow_row_to_hive(b, self.row, &self.schema)
                         .map_err(|e| ctx(e).context(&self.file))?;
                     self.row += 1;
-                    self.lines.render(&row, line);
+                    self.lines.render(&row, line)?;
                     return Ok(true);
                 }
             }

@@ -249,13 +249,9 @@ fn text_out(
         let columns = source.columns().to_vec();
         let ready = source.csv();
         let mut text = String::new();
-        if csv {
-            for (i, c) in columns.iter().enumerate() {
-                if i > 0 {
-                    text.push(',');
-                }
-                crate::read_cmds::csv_field(&mut text, c);
-            }
+        let mut writer = csv.then(|| a.read.csv.line_writer());
+        if let Some(w) = writer.as_mut().filter(|_| a.read.csv.header) {
+            w.names(&columns, &mut text)?;
             text.push('\n');
             out.write_all(text.as_bytes())?;
         }
@@ -263,23 +259,24 @@ fn text_out(
         let mut rows = 0u64;
         while source.next_line(&mut line)? {
             rows += 1;
-            if csv && !ready {
-                let j: serde_json::Map<String, Json> =
-                    serde_json::from_str(&line).map_err(|e| {
-                        Failure::input(format!("input row {rows}: not a JSON object: {e}"))
-                    })?;
-                text.clear();
-                for (i, c) in columns.iter().enumerate() {
-                    if i > 0 {
-                        text.push(',');
-                    }
-                    super::csv::push_cell(&mut text, j.get(c));
+            match writer.as_mut().filter(|_| !ready) {
+                Some(w) => {
+                    let j: serde_json::Map<String, Json> =
+                        serde_json::from_str(&line).map_err(|e| {
+                            Failure::input(format!("input row {rows}: not a JSON object: {e}"))
+                        })?;
+                    text.clear();
+                    w.record(
+                        columns.iter().map(|c| super::csv::cell(j.get(c))),
+                        &mut text,
+                    )?;
+                    text.push('\n');
+                    out.write_all(text.as_bytes())?;
                 }
-                text.push('\n');
-                out.write_all(text.as_bytes())?;
-            } else {
-                out.write_all(line.as_bytes())?;
-                out.write_all(b"\n")?;
+                None => {
+                    out.write_all(line.as_bytes())?;
+                    out.write_all(b"\n")?;
+                }
             }
             progress.borrow_mut().row(source.consumed());
         }

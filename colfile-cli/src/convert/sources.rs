@@ -3,6 +3,7 @@
 //! text.rs.
 
 use super::{ConvertArgs, Fmt};
+use crate::csv_opts::CsvLine;
 use crate::Failure;
 use colfile::rcfile::{HiveType, RowReader, Schema, Value};
 use colfile::source::FileSource;
@@ -47,31 +48,55 @@ pub trait Source {
 pub struct HiveLines {
     names: Vec<String>,
     types: Vec<HiveType>,
-    csv: bool,
+    csv: Option<CsvLine>,
     cell: String,
+    /// Raw cells (no `--schema`): string values shown as escaped text.
+    raw: Option<Vec<Value>>,
 }
 
 impl HiveLines {
-    /// Lines of rows of `schema`'s columns, as CSV records when `csv`.
-    pub fn new(schema: &Schema, csv: bool) -> Self {
+    /// Lines of rows of `schema`'s columns, as CSV records when `csv` is given.
+    pub fn new(schema: &Schema, csv: Option<CsvLine>) -> Self {
         HiveLines {
             names: schema.columns().iter().map(|c| c.name.clone()).collect(),
             types: schema.columns().iter().map(|c| c.ty.clone()).collect(),
             csv,
             cell: String::new(),
+            raw: None,
         }
     }
+    /// Shows string cells as escaped text (see [`crate::raw_text`]): for the raw cells of an
+    /// RCFile read without `--schema`.
+    pub fn escaping_raw_cells(mut self) -> Self {
+        self.raw = Some(Vec::new());
+        self
+    }
     /// `row` as a line (no line break), replacing what `line` held.
-    pub fn render(&mut self, row: &[Value], line: &mut String) {
+    pub fn render(&mut self, row: &[Value], line: &mut String) -> Result<(), Failure> {
         line.clear();
+        let row = match &mut self.raw {
+            Some(escaped) => {
+                crate::raw_text::escape_row(row, escaped);
+                escaped.as_slice()
+            }
+            None => row,
+        };
         crate::read_cmds::row_line(
             line,
             row,
             &self.types,
             &self.names,
-            self.csv,
+            self.csv.as_mut(),
             &mut self.cell,
-        );
+        )
+    }
+    /// The CSV header line (no line break), replacing what `line` held.
+    pub fn header(&mut self, line: &mut String) -> Result<(), Failure> {
+        line.clear();
+        match &mut self.csv {
+            Some(csv) => csv.names(&self.names, line),
+            None => Ok(()),
+        }
     }
     /// The column names (the CSV header).
     pub fn names(&self) -> &[String] {
@@ -79,7 +104,7 @@ impl HiveLines {
     }
     /// Whether lines are CSV records.
     pub fn csv(&self) -> bool {
-        self.csv
+        self.csv.is_some()
     }
 }
 
@@ -144,17 +169,16 @@ impl RcSource {
     fn open(a: &ConvertArgs, csv: bool) -> Result<Self, Failure> {
         let src = FileSource::open(&a.input).map_err(|e| Failure::from(e).context(&a.input))?;
         let o = crate::read_cmds::open_rows(&a.read, src)?;
-        let selected = Schema::new(
-            o.selected
-                .iter()
-                .filter_map(|&i| o.schema.columns().get(i))
-                .cloned()
-                .collect(),
-        );
+        let selected = o.selected_schema();
         let total = o.bytes;
+        let mut lines = HiveLines::new(&selected, csv.then(|| a.read.csv.line_writer()));
+        if a.read.schema.is_none() {
+            crate::raw_text::warn_no_schema();
+            lines = lines.escaping_raw_cells();
+        }
         Ok(RcSource {
             rows: RowReader::from_reader(o.reader, o.schema, o.serde, o.selected),
-            lines: HiveLines::new(&selected, csv),
+            lines,
             total,
             file: a.input.clone(),
             model: Model::Hive(selected),
@@ -171,7 +195,7 @@ impl Source for RcSource {
         let Some(row) = row else {
             return Ok(false);
         };
-        self.lines.render(row, line);
+        self.lines.render(row, line)?;
         Ok(true)
     }
     fn consumed(&self) -> Option<u64> {
@@ -200,7 +224,7 @@ struct TsSource {
     columns: Vec<String>,
     model: Model,
     file: std::path::PathBuf,
-    csv: bool,
+    csv: Option<CsvLine>,
 }
 
 impl TsSource {
@@ -247,7 +271,7 @@ impl TsSource {
             columns: Vec::new(),
             model: Model::Untyped,
             file: a.input.clone(),
-            csv: to == Fmt::Csv && table.is_some(),
+            csv: (to == Fmt::Csv && table.is_some()).then(|| a.read.csv.line_writer()),
         };
         // The rows' columns are the first batch's (the query's projection, in its order).
         let first = s.next_batch()?;
@@ -292,7 +316,7 @@ impl TsSource {
             s.columns = model_columns(&s.model);
         }
         if let Some(b) = first {
-            s.push_lines(&b);
+            s.push_lines(&b)?;
         }
         Ok(s)
     }
@@ -305,7 +329,7 @@ impl TsSource {
     }
 
     /// The batch's rows as `cat` prints them.
-    fn push_lines(&mut self, b: &DeviceBatch) {
+    fn push_lines(&mut self, b: &DeviceBatch) -> Result<(), Failure> {
         let mut cursors: Vec<_> = b.columns.iter().map(|c| c.cursor()).collect();
         let owner = if self.tree {
             b.device.to_string()
@@ -315,13 +339,13 @@ impl TsSource {
         for &t in &b.times {
             let values: Vec<ValueRef<'_>> = cursors.iter_mut().map(|c| c.next_value()).collect();
             let mut line = String::new();
-            if self.csv {
-                crate::tsfile_cmds::csv_row(&mut line, &owner, t, b, &values);
-            } else {
-                crate::tsfile_cmds::json_row(&mut line, self.tree, &owner, t, b, &values);
+            match &mut self.csv {
+                Some(csv) => crate::tsfile_cmds::csv_row(csv, &mut line, &owner, t, b, &values)?,
+                None => crate::tsfile_cmds::json_row(&mut line, self.tree, &owner, t, b, &values),
             }
             self.lines.push_back(line);
         }
+        Ok(())
     }
 }
 
@@ -329,7 +353,7 @@ impl Source for TsSource {
     fn next_line(&mut self, line: &mut String) -> Result<bool, Failure> {
         while self.lines.is_empty() {
             match self.next_batch()? {
-                Some(b) => self.push_lines(&b),
+                Some(b) => self.push_lines(&b)?,
                 None => return Ok(false),
             }
         }
@@ -355,7 +379,7 @@ impl Source for TsSource {
         &self.model
     }
     fn csv(&self) -> bool {
-        self.csv
+        self.csv.is_some()
     }
 }
 

@@ -13,7 +13,7 @@ use std::io::BufRead;
 
 /// A text input: the file or stdin, with the bytes read so far.
 pub(super) struct TextInput {
-    input: Box<dyn BufRead>,
+    pub(super) input: Box<dyn BufRead>,
     pub(super) consumed: u64,
     pub(super) total: Option<u64>,
     pub(super) name: String,
@@ -70,7 +70,7 @@ impl JsonlSource {
     pub(super) fn open(a: &ConvertArgs, csv: bool) -> Result<Self, Failure> {
         let model = schema_model(a)?;
         let mut s = JsonlSource {
-            hive: HiveRetype::of(&model, csv),
+            hive: HiveRetype::of(&model, csv, &a.read.csv),
             scratch: String::new(),
             text: TextInput::open(a)?,
             ahead: None,
@@ -154,11 +154,11 @@ struct HiveRetype {
 }
 
 impl HiveRetype {
-    fn of(m: &Model, csv: bool) -> Option<HiveRetype> {
+    fn of(m: &Model, csv: bool, opts: &crate::csv_opts::CsvOptions) -> Option<HiveRetype> {
         match m {
             Model::Hive(s) => Some(HiveRetype {
                 schema: s.clone(),
-                lines: HiveLines::new(s, csv),
+                lines: HiveLines::new(s, csv.then(|| opts.line_writer())),
             }),
             _ => None,
         }
@@ -167,8 +167,7 @@ impl HiveRetype {
     fn line(&mut self, j: &Json, line: &mut String) -> Result<(), String> {
         let row =
             colfile::rcfile::json::row_from_json(&self.schema, j).map_err(|e| e.to_string())?;
-        self.lines.render(&row, line);
-        Ok(())
+        self.lines.render(&row, line).map_err(|f| f.message)
     }
 }
 
@@ -186,16 +185,22 @@ pub(super) struct CsvSource {
 impl CsvSource {
     pub(super) fn open(a: &ConvertArgs, to_csv: bool) -> Result<Self, Failure> {
         let model = schema_model(a)?;
-        let mut csv = CsvReader::new(TextInput::open(a)?);
+        let mut csv = CsvReader::new(TextInput::open(a)?, &a.read.csv);
         let mut header = Vec::new();
-        if !csv.next_record(&mut header)? {
+        if !a.read.csv.header || !csv.next_record(&mut header)? {
             header = model_columns(&model);
+        }
+        if header.is_empty() {
+            return Err(Failure::usage(format!(
+                "{}: --no-header needs --schema to name the CSV columns",
+                a.input.display()
+            )));
         }
         let kinds = header
             .iter()
             .map(|n| cell_kind(&model, n))
             .collect::<Result<_, _>>()?;
-        let hive = HiveRetype::of(&model, to_csv);
+        let hive = HiveRetype::of(&model, to_csv, &a.read.csv);
         let columns = match &hive {
             Some(h) => h.lines.names().to_vec(),
             None => header.clone(),
@@ -264,7 +269,7 @@ impl Source for CsvSource {
         let mut m = Map::new();
         for ((cell, name), kind) in self.record.iter().zip(&self.header).zip(&self.kinds) {
             let v = match kind {
-                _ if cell.is_empty() => Json::Null,
+                _ if self.csv.is_null(cell) => Json::Null,
                 CellKind::Text => Json::String(cell.clone()),
                 CellKind::Json => match serde_json::from_str::<Json>(cell) {
                     Ok(j) if !j.is_string() => j,
