@@ -29,11 +29,17 @@ pub const HELP_OPT: &[Opt] = &[("-h, --help", "print this help and exit")];
 pub const RC_READ: &[Opt] = &[
     (
         "--schema S",
-        "column names and Hive types, name:type,... (RCFile; TsFile: ignored)",
+        "column names and Hive types: name:type,... or Hive DDL 'a string, b array<int>' \
+         (RCFile; TsFile: ignored)",
+    ),
+    (
+        "--schema @FILE",
+        "the schema from FILE: either form, or a whole CREATE TABLE statement",
     ),
     (
         "--serde text|binary",
-        "how the RCFile's cells are encoded (without --schema: raw cells)",
+        "how the RCFile's cells are encoded (without --schema: raw cells as escaped text, \
+         with a warning)",
     ),
     ("--serde-prop k=v", "a serde property, repeatable"),
     ("--columns a,b", "only these columns, in this order"),
@@ -65,6 +71,24 @@ pub const TS_QUERY: &[Opt] = &[
     ),
 ];
 
+/// The CSV flags of `csv_opts::CSV_FLAGS` (`cat`, `head`, `convert`).
+pub const CSV_OPTS: &[Opt] = &[
+    (
+        "--delimiter C",
+        "field separator: one character, or tab (also '\\t'), comma, semicolon, pipe, space \
+         (default ,)",
+    ),
+    ("--quote C", "quote character (default \")"),
+    (
+        "--no-header",
+        "no header line: not written; reading, the columns come from --schema",
+    ),
+    (
+        "--null STR",
+        "text of a null cell (default: empty); reading, a cell of exactly STR is null",
+    ),
+];
+
 const EXPLAIN: &[Opt] = &[("--explain", "print the pruning report on stderr")];
 
 /// The limit flags of `args::LIMIT_FLAGS`.
@@ -83,9 +107,6 @@ pub const LIMITS: &[Opt] = &[
     ),
     ("--max-chunk-points N", "most points in one TsFile chunk"),
 ];
-const LIMITS_NOTE: &str =
-    "Limits take a K, M, G or T suffix (powers of 1024); a file that needs more \
-fails with exit code 1.";
 
 /// Every command, in the order of the overall usage.
 pub const COMMANDS: &[Help] = &[
@@ -106,20 +127,37 @@ pub const COMMANDS: &[Help] = &[
                     ("--offset N", "TsFile: skip the first N rows"),
                 ],
             ),
+            ("CSV output", CSV_OPTS),
             ("TsFile", TS_QUERY),
             ("", EXPLAIN),
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: LIMITS_NOTE,
+        notes: concat!(
+            "Limits take a K, M, G or T suffix (powers of 1024); a file that needs more fails \
+with exit code 1.\n",
+            "--schema takes Hive's DDL column form ('id bigint, tags array<string>, price \
+decimal(10,2)': backquoted names, types in any case, COMMENT clauses skipped) as well as \
+name:type; \
+@FILE reads it from a file, which may hold a whole CREATE [EXTERNAL] TABLE statement (its \
+column list is used; PARTITIONED BY columns are not stored in the files and are left out). \
+CSV has one header: a TsFile whose selected tables or devices have different columns fails \
+before printing anything (pick one with --table or --columns); nested Hive values are written \
+as their JSON text."
+        ),
         examples: &[
             "colfile cat fixtures/tsfile/basic.tsfile --limit 3",
             "colfile cat fixtures/tsfile/basic.tsfile --tag city=beijing --format csv",
+            "colfile cat fixtures/tsfile/basic.tsfile --format csv --delimiter ';' --null NULL",
+            "colfile cat fixtures/rcfile/nested_binary.rc --schema 'aa array<array<int>>, m map<string,array<struct<p:int,q:map<int,string>>>>, s struct<a:struct<b:struct<c:array<string>>>>, u uniontype<int,string,array<int>,struct<x:double>>, mm map<int,map<string,boolean>>'",
             "colfile cat fixtures/rcfile/edge_values_text.rc --limit 2 --max-alloc 64M",
         ],
         overview: "  cat FILE     print rows as JSON lines or CSV
                [--schema S] [--serde text|binary] [--serde-prop k=v]... [--columns a,b]
                [--format jsonl|csv] [--limit N] [--time-zone Z] [--calendar proleptic|hybrid]
+               (S: name:type,... or Hive DDL 'a string, b array<int>'; @FILE: from a file,
+               a CREATE TABLE statement too)
+               CSV: [--delimiter C] [--quote C] [--no-header] [--null STR]
                TsFile: [--table T] [--columns a,b] [--start T0] [--end T1]
                [--tag col=value]... [--where EXPR] [--offset N] [--explain]
                (EXPR: city = 'x' and (temp > 20 or temp is null); --explain: pruning report on stderr)
@@ -148,16 +186,18 @@ pub const COMMANDS: &[Help] = &[
                     ("--offset N", "TsFile: skip the first N rows"),
                 ],
             ),
+            ("CSV output", CSV_OPTS),
             ("TsFile", TS_QUERY),
             ("", EXPLAIN),
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: "Takes cat's options but --limit. Limits take a K, M, G or T suffix (powers of \
+        notes: "Takes cat's options but --limit (see colfile cat --help for --schema forms). Limits take a K, M, G or T suffix (powers of \
 1024); a file that needs more fails with exit code 1.",
         examples: &[
             "colfile head fixtures/tsfile/basic.tsfile -n 3",
             "colfile head fixtures/rcfile/edge_values_text.rc --rows 2 --format csv",
+            "colfile head fixtures/tsfile/basic.tsfile --format csv --delimiter tab --no-header",
         ],
         overview: "  head FILE    the first rows, as cat --limit N prints them
                [-n N | --rows N]   (default 10; the other options as cat's, but --limit)",

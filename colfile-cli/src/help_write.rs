@@ -34,7 +34,9 @@ pub const WRITE: Help = Help {
                 ("--format rcfile|tsfile", "the output format (default rcfile)"),
                 (
                     "--schema S",
-                    "RCFile: name:type,... (Hive types); TsFile: name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...",
+                    "RCFile: name:type,... or Hive DDL 'a int, b array<string>' (Hive types; @FILE: \
+                     from a file, a CREATE TABLE statement too); TsFile: \
+                     name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...",
                 ),
                 ("--input FILE|-", "the JSON lines to write (default and -: stdin)"),
             ],
@@ -91,6 +93,7 @@ pub const WRITE: Help = Help {
 {\"time\":t,\"col\":v} or [time, v1, v2, ...] in schema order. Prints a JSON summary line.",
     examples: &[
         "printf '{\"a\":1,\"b\":\"x\"}\\n{\"a\":2,\"b\":\"y\"}\\n' | colfile write /tmp/t.rc --schema 'a:int,b:string' --serde text --codec gzip",
+        "printf '{\"a\":1,\"b\":[\"x\"]}\\n' | colfile write /tmp/t.rc --schema 'a INT, b ARRAY<STRING>'",
         "printf '{\"time\":1,\"city\":\"x\",\"temp\":20.5}\\n' | colfile write /tmp/t.tsfile --format tsfile --table weather --schema 'city:STRING:TAG,temp:DOUBLE:FIELD'",
         "colfile write /tmp/java.tsfile --format tsfile --from fixtures/tsfile/basic.tsfile --profile java --fsync",
     ],
@@ -124,6 +127,10 @@ pub const CONVERT: Help = Help {
         (
             "input (as cat; CSV/JSONL input needs --schema: Hive types, or name:TYPE:CATEGORY for a TsFile)",
             RC_READ,
+        ),
+        (
+            "CSV input and output (both, when converting CSV to CSV)",
+            crate::help::CSV_OPTS,
         ),
         ("TsFile input (--table also names the output table)", TS_QUERY),
         (
@@ -166,6 +173,8 @@ pub const CONVERT: Help = Help {
         "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.rc --codec zstd",
         "colfile convert fixtures/tsfile/basic.tsfile - --to csv --tag city=beijing",
         "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.jsonl --no-progress",
+        "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.csv --delimiter ';' --null NULL",
+        "colfile convert /tmp/basic.csv /tmp/basic.rc --delimiter ';' --null NULL --schema 'table string, time bigint, city string, station string, temp double, count bigint, status string'",
     ],
     overview: "  convert IN OUT  between rcfile, tsfile, csv and jsonl (parquet with the parquet feature),
                formats from the extensions (.rc .tsfile .csv .jsonl .parquet), the magic
@@ -173,6 +182,7 @@ pub const CONVERT: Help = Help {
                input: cat's options (--schema --serde --serde-prop --time-zone --calendar;
                TsFile: --table --columns --start --end --tag --where); CSV/JSONL input
                needs --schema (Hive types, or name:TYPE:CATEGORY for a TsFile)
+               CSV in and out: [--delimiter C] [--quote C] [--no-header] [--null STR]
                output: [--out-schema S] [--codec C] [--row-group-rows N] [--row-group-bytes N]
                [--out-serde text|binary] [--table T] [--tags a,b] [--time-column NAME]
                [--time-as bigint|timestamp] [--fsync] [--progress|--no-progress]",

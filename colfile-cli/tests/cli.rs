@@ -479,6 +479,12 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
         "colfile cat FILE",
         &[
             "--schema",
+            "--schema @FILE",
+            "CREATE TABLE",
+            "--delimiter",
+            "--quote",
+            "--no-header",
+            "--null",
             "--serde",
             "--columns",
             "--format",
@@ -543,6 +549,9 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
         &[
             "-n N",
             "--rows",
+            "--delimiter",
+            "--no-header",
+            "--null",
             "--schema",
             "--serde",
             "--format",
@@ -572,6 +581,10 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
         &[
             "--from",
             "--to",
+            "--delimiter",
+            "--quote",
+            "--no-header",
+            "--null",
             "--schema",
             "--out-schema",
             "--codec",
