@@ -161,3 +161,14 @@ proptest! {
         prop_assert_eq!(&Schema::from_hive_ddl(&create).unwrap(), &s);
     }
 }
+
+#[test]
+fn reserved_words_and_odd_names_are_backquoted() {
+    let s = ddl("`time` bigint, `on` boolean, `a``b` int, ok string");
+    assert_eq!(s.to_string(), "time:bigint,on:boolean,a`b:int,ok:string");
+    assert_eq!(
+        s.to_hive_ddl(),
+        "`time` bigint, `on` boolean, `a``b` int, ok string"
+    );
+    assert_eq!(colfile::rcfile::schema::quote_hive_name("TABLE"), "`TABLE`");
+}

@@ -190,6 +190,28 @@ pub fn file_only(args: Vec<OsString>) -> Result<PathBuf, Failure> {
     file.ok_or_else(|| Failure::usage("missing FILE"))
 }
 
+/// `schema FILE [--format json|ddl]`: the file and whether to print Hive DDL.
+pub fn schema_args(args: Vec<OsString>) -> Result<(PathBuf, bool), Failure> {
+    let mut p = lexopt::Parser::from_args(args);
+    let (mut file, mut ddl) = (None, false);
+    while let Some(arg) = p.next()? {
+        match arg {
+            Long("format") => match string(p.value()?)?.as_str() {
+                "json" => ddl = false,
+                "ddl" => ddl = true,
+                other => {
+                    return Err(Failure::usage(format!(
+                        "--format must be json or ddl, not {other:?}"
+                    )))
+                }
+            },
+            Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    Ok((file.ok_or_else(|| Failure::usage("missing FILE"))?, ddl))
+}
+
 /// Options of `write`.
 pub struct WriteArgs {
     pub out: PathBuf,

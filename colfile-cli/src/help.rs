@@ -272,15 +272,26 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
     },
     Help {
         name: "schema",
-        summary: "print what the file says about its columns, as JSON",
-        usage: &["schema FILE"],
-        options: &[("", HELP_OPT)],
-        notes: "",
+        summary: "print what the file says about its columns, as JSON or Hive DDL",
+        usage: &["schema FILE [--format json|ddl]"],
+        options: &[
+            (
+                "",
+                &[(
+                    "--format json|ddl",
+                    "JSON (default), or Hive DDL: RCFile, its _colN string columns; TsFile, \
+                     a CREATE TABLE per table of what convert makes of it",
+                )],
+            ),
+            ("", HELP_OPT),
+        ],
+        notes: "The DDL is what --schema @FILE reads. A tree-model TsFile has no tables, so no DDL.",
         examples: &[
             "colfile schema fixtures/tsfile/basic.tsfile",
             "colfile schema fixtures/tsfile/tree_basic.tsfile",
+            "colfile schema fixtures/tsfile/basic.tsfile --format ddl",
         ],
-        overview: "  schema FILE  what the file says about its columns",
+        overview: "  schema FILE  what the file says about its columns [--format json|ddl]",
     },
     crate::help_write::WRITE,
     Help {

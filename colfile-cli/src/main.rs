@@ -94,7 +94,10 @@ fn run() -> Result<(), Failure> {
         "count" => head_count::count(rest),
         "scan" => read_cmds::scan(args::ReadArgs::parse(rest, false)?),
         "meta" => read_cmds::meta(args::file_only(rest)?),
-        "schema" => read_cmds::schema(args::file_only(rest)?),
+        "schema" => {
+            let (file, ddl) = args::schema_args(rest)?;
+            read_cmds::schema(file, ddl)
+        }
         "write" => write_cmd::write(args::WriteArgs::parse(rest)?),
         "recover" => ts_tools::recover(rest),
         "sketch" => ts_tools::sketch_cmd(rest),

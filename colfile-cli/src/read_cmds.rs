@@ -379,9 +379,11 @@ pub fn meta(path: std::path::PathBuf) -> Result<(), Failure> {
     Ok(())
 }
 
-pub fn schema(path: std::path::PathBuf) -> Result<(), Failure> {
+/// `schema FILE [--format ddl]`: what the file says about its columns, as JSON or as a
+/// Hive DDL column list (RCFile: `_col0 string, ...`, the types are not stored).
+pub fn schema(path: std::path::PathBuf, ddl: bool) -> Result<(), Failure> {
     let src = match open(&path)? {
-        (src, Format::TsFile) => return crate::tsfile_cmds::schema(&path, src),
+        (src, Format::TsFile) => return crate::tsfile_cmds::schema(&path, src, ddl),
         (src, Format::RcFile) => src,
     };
     let r = Reader::builder(src)
@@ -389,11 +391,12 @@ pub fn schema(path: std::path::PathBuf) -> Result<(), Failure> {
         .build()
         .map_err(|e| Failure::from(e).context(&path))?;
     let h = r.header();
-    let names: Vec<String> = (0..h.column_count)
-        .map(|i| format!("_col{i}:string"))
-        .collect();
+    let default = schema_for(None, h)?;
+    if ddl {
+        return crate::out_line(default.to_hive_ddl());
+    }
     let mut s = String::new();
-    json::write_str(&mut s, &names.join(","));
+    json::write_str(&mut s, &default.to_string());
     crate::out_line(format_args!(
         "{{\"format\":\"rcfile\",\"column_count\":{},\"types_stored\":false,\"default_schema\":{s},\"note\":\"RCFile stores only the column count; pass --schema with the table's Hive types\"}}",
         h.column_count

@@ -269,8 +269,11 @@ pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
     Ok(())
 }
 
-pub fn schema(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
+pub fn schema(path: &std::path::Path, src: FileSource, ddl: bool) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
+    if ddl {
+        return crate::convert::tsfile_ddl(path, &r.metadata().footer().schemas);
+    }
     let j = colfile::tsfile::meta_json::metadata_json(&r, false)
         .map_err(|e| Failure::from(e).context(path))?;
     crate::out_line(format_args!("{j}"))?;

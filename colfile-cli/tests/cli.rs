@@ -513,7 +513,11 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
         ],
     ),
     ("meta", "colfile meta FILE", &["--help"]),
-    ("schema", "colfile schema FILE", &["--help"]),
+    (
+        "schema",
+        "colfile schema FILE",
+        &["--help", "--format json|ddl"],
+    ),
     (
         "write",
         "colfile write OUT",

@@ -122,3 +122,46 @@ fn bad_ddl_is_a_usage_error_naming_the_position() {
     assert!(String::from_utf8_lossy(&o.stderr)
         .starts_with("colfile: error: --schema @/nonexistent/colfile.sql: "));
 }
+
+#[test]
+fn schema_format_ddl_feeds_back_into_schema_at_file() {
+    let basic = colfile_testkit::repo_root().join("fixtures/tsfile/basic.tsfile");
+    let basic = basic.to_str().unwrap();
+    let ddl = stdout(&colfile(&["schema", basic, "--format", "ddl"]));
+    assert_eq!(
+        ddl,
+        "CREATE TABLE weather (`time` bigint, city string, station string, temp double, \
+         count bigint, status string) STORED AS RCFILE;\n"
+    );
+    // It is the table `convert` makes of the TsFile: read back with it, the rows are the
+    // TsFile's.
+    let dir = temp_dir("ddl-schema");
+    let (sql, rc) = (dir.join("weather.sql"), dir.join("weather.rc"));
+    std::fs::write(&sql, &ddl).unwrap();
+    stdout(&colfile(&["convert", basic, rc.to_str().unwrap()]));
+    let at = format!("@{}", sql.display());
+    let row = stdout(&colfile(&[
+        "head",
+        rc.to_str().unwrap(),
+        "-n",
+        "1",
+        "--schema",
+        &at,
+    ]));
+    assert_eq!(
+        row,
+        "{\"time\":1700000000000,\"city\":\"beijing\",\"station\":\"d1\",\"temp\":20.5,\
+         \"count\":0,\"status\":\"ok\"}\n"
+    );
+    // An RCFile stores no types; a tree-model TsFile has no tables.
+    let rc_ddl = stdout(&colfile(&["schema", &nested(), "--format", "ddl"]));
+    assert_eq!(
+        rc_ddl,
+        "_col0 string, _col1 string, _col2 string, _col3 string, _col4 string\n"
+    );
+    let tree = colfile_testkit::repo_root().join("fixtures/tsfile/tree_basic.tsfile");
+    let o = colfile(&["schema", tree.to_str().unwrap(), "--format", "ddl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}

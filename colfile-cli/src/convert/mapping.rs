@@ -65,6 +65,46 @@ fn hive_of(t: DataType, as_timestamp: bool) -> Result<&'static str, Failure> {
     })
 }
 
+/// `schema FILE.tsfile --format ddl`: for each table, the `CREATE TABLE` of the RCFile
+/// table `convert` makes of it (time bigint, tags string, fields by the mapping above).
+pub fn tsfile_ddl(
+    path: &std::path::Path,
+    tables: &[colfile::tsfile::format::TableSchema],
+) -> Result<(), Failure> {
+    if tables.is_empty() {
+        return Err(Failure::input(format!(
+            "{}: a tree-model TsFile has no tables, so no Hive DDL (use --format json)",
+            path.display()
+        )));
+    }
+    for t in tables {
+        let mut cols = vec![colfile::rcfile::Field {
+            name: "time".into(),
+            ty: HiveType::BigInt,
+        }];
+        for c in t
+            .columns
+            .iter()
+            .filter(|c| c.category != ColumnCategory::Time)
+        {
+            let ty = match c.category {
+                ColumnCategory::Field => hive_of(c.schema.data_type, false)?,
+                _ => "string",
+            };
+            cols.push(colfile::rcfile::Field {
+                name: c.schema.name.to_lowercase(),
+                ty: ty.parse()?,
+            });
+        }
+        let ddl = colfile::rcfile::Schema::new(cols).to_hive_ddl();
+        let name = colfile::rcfile::schema::quote_hive_name(&t.name);
+        crate::out_line(format_args!(
+            "CREATE TABLE {name} ({ddl}) STORED AS RCFILE;"
+        ))?;
+    }
+    Ok(())
+}
+
 pub fn to_rcfile(a: &ConvertArgs, model: &Model) -> Result<Plan, Failure> {
     let ts_keys = vec![Fix::Drop("table"), Fix::Drop("device")];
     if let Some(s) = &a.out_schema {

@@ -17,6 +17,7 @@ mod text;
 
 use crate::Failure;
 pub use args::ConvertArgs;
+pub use mapping::tsfile_ddl;
 pub use sources::HiveLines;
 use std::path::Path;
 

@@ -47,7 +47,8 @@ impl Schema {
     }
 
     /// The schema as a Hive DDL column list, `a string, b array<int>`, with names that are
-    /// not plain identifiers in backquotes. [`Schema::from_hive_ddl`] reads it back.
+    /// not plain identifiers, or are reserved words, in backquotes ([`quote_hive_name`]).
+    /// [`Schema::from_hive_ddl`] reads it back.
     pub fn to_hive_ddl(&self) -> String {
         let mut out = String::new();
         for (i, c) in self.columns().iter().enumerate() {
@@ -103,18 +104,49 @@ impl Schema {
     }
 }
 
-fn is_identifier(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+/// Hive's reserved words (Hive 3), which need backquotes as column or table names.
+#[rustfmt::skip]
+const RESERVED: &[&str] = &[
+    "all", "alter", "and", "array", "as", "authorization", "between", "bigint", "binary",
+    "boolean", "both", "by", "cache", "case", "cast", "char", "column", "commit", "conf",
+    "constraint", "create", "cross", "cube", "current", "current_date", "current_timestamp",
+    "cursor", "database", "date", "daylight", "decimal", "delete", "describe", "distinct",
+    "double", "drop", "else", "end", "exchange", "exists", "extended", "external", "extract",
+    "false", "fetch", "float", "floor", "following", "for", "foreign", "from", "full",
+    "function", "grant", "group", "grouping", "having", "if", "import", "in", "inner",
+    "insert", "int", "integer", "intersect", "interval", "into", "is", "join", "lateral",
+    "left", "less", "like", "local", "macro", "map", "more", "none", "not", "null", "numeric",
+    "of", "on", "only", "or", "order", "out", "outer", "over", "partialscan", "partition",
+    "percent", "preceding", "precision", "primary", "procedure", "range", "reads", "reduce",
+    "references", "regexp", "revoke", "right", "rlike", "rollback", "rollup", "row", "rows",
+    "select", "set", "smallint", "start", "sync", "table", "tablesample", "then", "time",
+    "timestamp", "to", "transform", "trigger", "true", "truncate", "unbounded", "union",
+    "uniquejoin", "update", "user", "using", "utc_timestamp", "values", "varchar", "views",
+    "when", "where", "window", "with",
+];
+
+/// `name` as Hive DDL writes it: as it is when it is a plain identifier (ASCII letters,
+/// digits, `_`) and not a reserved word, else in backquotes with any backquote doubled.
+///
+/// ```
+/// use colfile::rcfile::schema::quote_hive_name;
+/// assert_eq!(quote_hive_name("price"), "price");
+/// assert_eq!(quote_hive_name("time"), "`time`");
+/// assert_eq!(quote_hive_name("a`b c"), "`a``b c`");
+/// ```
+pub fn quote_hive_name(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !RESERVED.contains(&name.to_ascii_lowercase().as_str());
+    if plain {
+        name.to_string()
+    } else {
+        format!("`{}`", name.replace('`', "``"))
+    }
 }
 
 fn push_name(out: &mut String, name: &str) {
-    if is_identifier(name) {
-        out.push_str(name);
-    } else {
-        out.push('`');
-        out.push_str(&name.replace('`', "``"));
-        out.push('`');
-    }
+    out.push_str(&quote_hive_name(name));
 }
 
 fn push_type(out: &mut String, ty: &HiveType) {

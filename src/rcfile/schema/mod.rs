@@ -6,6 +6,7 @@ use crate::{Error, Result};
 use std::fmt;
 
 mod ddl;
+pub use ddl::quote_hive_name;
 
 /// A Hive column type.
 ///
