@@ -172,3 +172,19 @@ fn reserved_words_and_odd_names_are_backquoted() {
     );
     assert_eq!(colfile::rcfile::schema::quote_hive_name("TABLE"), "`TABLE`");
 }
+
+#[test]
+fn row_format_serde_is_found_after_the_columns() {
+    let binary = "org.apache.hadoop.hive.serde2.columnar.LazyBinaryColumnarSerDe";
+    let text = format!(
+        "CREATE TABLE t (a int COMMENT 'ROW FORMAT SERDE \"x\"', b string)\n\
+         PARTITIONED BY (dt string) ROW FORMAT SERDE '{binary}'\n\
+         WITH SERDEPROPERTIES ('k'='v') STORED AS RCFILE TBLPROPERTIES ('row'='format')"
+    );
+    assert_eq!(Schema::hive_ddl_serde(&text).as_deref(), Some(binary));
+    assert_eq!(
+        Schema::hive_ddl_serde("CREATE TABLE t (a int) STORED AS RCFILE"),
+        None
+    );
+    assert_eq!(Schema::hive_ddl_serde("a int, b string"), None);
+}

@@ -1,7 +1,7 @@
 //! Command-line parsing for each command (lexopt), kept apart from what the commands do.
 
 use crate::csv_opts::{CsvOptions, CSV_FLAGS};
-use crate::schema_arg::schema_arg;
+use crate::schema_arg::schema_and_serde;
 use crate::Failure;
 use colfile::Limits;
 use lexopt::prelude::*;
@@ -126,6 +126,7 @@ impl ReadArgs {
             csv: CsvOptions::default(),
         };
         let mut file = None;
+        let mut ddl_serde = None;
         while let Some(arg) = p.next()? {
             match arg {
                 Long(f) if LIMIT_FLAGS.contains(&f) => {
@@ -136,7 +137,11 @@ impl ReadArgs {
                     let f = f.to_string();
                     a.csv.set(&f, || string(p.value()?))?
                 }
-                Long("schema") => a.schema = Some(schema_arg("schema", p.value()?)?),
+                Long("schema") => {
+                    let (schema, serde) = schema_and_serde("schema", p.value()?)?;
+                    a.schema = Some(schema);
+                    ddl_serde = serde;
+                }
                 Long("serde") => a.serde = Some(string(p.value()?)?),
                 Long("serde-prop") => a
                     .serde_props
@@ -167,6 +172,9 @@ impl ReadArgs {
             }
         }
         a.file = file.ok_or_else(|| Failure::usage("missing FILE"))?;
+        if a.serde.is_none() {
+            a.serde = ddl_serde;
+        }
         if !matches!(a.format.as_str(), "jsonl" | "csv" | "dump") {
             return Err(Failure::usage(format!(
                 "--format must be jsonl, csv or dump, not {:?}",
@@ -266,6 +274,7 @@ impl WriteArgs {
         let mut p = lexopt::Parser::from_args(args);
         let mut out = None;
         let (mut format, mut schema, mut serde, mut codec) = (None, None, None, None);
+        let mut ddl_serde = None;
         let mut a = WriteArgs {
             out: PathBuf::new(),
             format: String::new(),
@@ -311,7 +320,11 @@ impl WriteArgs {
                     }
                 },
                 Long("format") => format = Some(string(p.value()?)?),
-                Long("schema") => schema = Some(schema_arg("schema", p.value()?)?),
+                Long("schema") => {
+                    let (text, serde) = schema_and_serde("schema", p.value()?)?;
+                    schema = Some(text);
+                    ddl_serde = serde;
+                }
                 Long("serde") => serde = Some(string(p.value()?)?),
                 Long("codec") => codec = Some(string(p.value()?)?),
                 Long("serde-prop") => a
@@ -353,7 +366,7 @@ impl WriteArgs {
             }
         }
         a.schema = schema.ok_or_else(|| Failure::usage("write needs --schema"))?;
-        a.serde = serde.unwrap_or_else(|| "binary".into());
+        a.serde = serde.or(ddl_serde).unwrap_or_else(|| "binary".into());
         a.codec = codec.unwrap_or_else(|| "none".into());
         if a.input.as_deref() == Some(std::path::Path::new("-")) {
             a.input = None;

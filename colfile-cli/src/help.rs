@@ -140,7 +140,8 @@ with exit code 1.\n",
 decimal(10,2)': backquoted names, types in any case, COMMENT clauses skipped) as well as \
 name:type; \
 @FILE reads it from a file, which may hold a whole CREATE [EXTERNAL] TABLE statement (its \
-column list is used; PARTITIONED BY columns are not stored in the files and are left out). \
+column list is used; PARTITIONED BY columns are not stored in the files and are left out; \
+without --serde, its ROW FORMAT SERDE ColumnarSerDe or LazyBinaryColumnarSerDe sets the serde). \
 CSV has one header: a TsFile whose selected tables or devices have different columns fails \
 before printing anything (pick one with --table or --columns); nested Hive values are written \
 as their JSON text."

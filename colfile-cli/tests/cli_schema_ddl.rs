@@ -165,3 +165,38 @@ fn schema_format_ddl_feeds_back_into_schema_at_file() {
     assert!(o.stdout.is_empty());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn row_format_serde_of_a_create_table_picks_the_serde() {
+    let cols = "aa array<array<int>>, m map<string,array<struct<p:int,q:map<int,string>>>>, \
+                s struct<a:struct<b:struct<c:array<string>>>>, \
+                u uniontype<int,string,array<int>,struct<x:double>>, mm map<int,map<string,boolean>>";
+    let text = fixtures_dir()
+        .join("nested_text.rc")
+        .to_string_lossy()
+        .into_owned();
+    // Without a serde, the binary one (Hive's default) cannot read a text-serde file.
+    let o = colfile(&["head", &text, "-n", "1", "--schema", cols]);
+    assert_eq!(o.status.code(), Some(1));
+    // The statement's ColumnarSerDe is the text serde; --serde still wins.
+    let dir = temp_dir("ddl-serde");
+    let sql = dir.join("t.sql");
+    std::fs::write(
+        &sql,
+        format!(
+            "CREATE TABLE t ({cols})\nROW FORMAT SERDE \
+             'org.apache.hadoop.hive.serde2.columnar.ColumnarSerDe'\nSTORED AS RCFILE"
+        ),
+    )
+    .unwrap();
+    let at = format!("@{}", sql.display());
+    assert_eq!(
+        stdout(&colfile(&["head", &text, "-n", "1", "--schema", &at])),
+        NESTED_FIRST_ROW
+    );
+    let o = colfile(&[
+        "head", &text, "-n", "1", "--schema", &at, "--serde", "binary",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -46,6 +46,52 @@ impl Schema {
         Ok(Schema::new(columns))
     }
 
+    /// The SerDe class a `CREATE TABLE` statement names in `ROW FORMAT SERDE '...'`, if it
+    /// is one and names one (`None` for a column list or a statement [`from_hive_ddl`]
+    /// rejects).
+    ///
+    /// [`from_hive_ddl`]: Schema::from_hive_ddl
+    ///
+    /// ```
+    /// use colfile::rcfile::Schema;
+    /// let ddl = "CREATE TABLE t (a int) ROW FORMAT SERDE \
+    ///            'org.apache.hadoop.hive.serde2.columnar.ColumnarSerDe' STORED AS RCFILE";
+    /// assert_eq!(
+    ///     Schema::hive_ddl_serde(ddl).as_deref(),
+    ///     Some("org.apache.hadoop.hive.serde2.columnar.ColumnarSerDe")
+    /// );
+    /// assert_eq!(Schema::hive_ddl_serde("a int"), None);
+    /// ```
+    pub fn hive_ddl_serde(text: &str) -> Option<String> {
+        let mut p = Ddl { s: text, pos: 0 };
+        if !p.keyword("create") {
+            return None;
+        }
+        p.create_head().ok()?;
+        p.expect('(').ok()?;
+        p.columns(')').ok()?;
+        p.expect(')').ok()?;
+        // The clauses after the columns, a token at a time, up to ROW FORMAT SERDE.
+        loop {
+            p.skip_blank();
+            let (before, first) = (p.pos, p.rest().chars().next()?);
+            if p.keyword("row") && p.keyword("format") && p.keyword("serde") {
+                return p.string_literal().ok();
+            }
+            if p.pos != before {
+                continue;
+            }
+            let word = p.peek_word().len();
+            if matches!(first, '\'' | '"') {
+                p.string_literal().ok()?;
+            } else if word > 0 {
+                p.pos += word;
+            } else {
+                p.pos += first.len_utf8();
+            }
+        }
+    }
+
     /// The schema as a Hive DDL column list, `a string, b array<int>`, with names that are
     /// not plain identifiers, or are reserved words, in backquotes ([`quote_hive_name`]).
     /// [`Schema::from_hive_ddl`] reads it back.
@@ -300,8 +346,9 @@ impl Ddl<'_> {
         }
     }
 
-    /// A quoted string literal (`'...'` or `"..."`, backslash escapes kept as written).
-    fn string_literal(&mut self) -> Result<()> {
+    /// A quoted string literal (`'...'` or `"..."`): its text between the quotes,
+    /// backslash escapes kept as written.
+    fn string_literal(&mut self) -> Result<String> {
         self.skip_blank();
         let Some(quote) = self
             .rest()
@@ -312,18 +359,24 @@ impl Ddl<'_> {
             return Err(self.err("expected a quoted string"));
         };
         let mut escaped = false;
+        let mut end = None;
         for (i, c) in self.rest().char_indices().skip(1) {
             match c {
                 _ if escaped => escaped = false,
                 '\\' => escaped = true,
                 c if c == quote => {
-                    self.pos += i + 1;
-                    return Ok(());
+                    end = Some(i);
+                    break;
                 }
                 _ => {}
             }
         }
-        Err(self.err("a quoted string is not closed"))
+        let Some(end) = end else {
+            return Err(self.err("a quoted string is not closed"));
+        };
+        let text = self.rest()[1..end].to_string();
+        self.pos += end + 1;
+        Ok(text)
     }
 
     fn comment(&mut self) -> Result<()> {
