@@ -1,6 +1,7 @@
 //! Hive types and table schemas, parsed from Hive type strings such as
-//! `a:int,m:map<string,array<decimal(10,2)>>`. RCFile stores no types: the schema comes from
-//! the table definition, and columns are matched to the file by position.
+//! `a:int,m:map<string,array<decimal(10,2)>>`, or from Hive DDL (`a int, m map<...>`, or a
+//! whole `CREATE TABLE`: [`Schema::from_hive_ddl`], in ddl.rs). RCFile stores no types: the
+//! schema comes from the table definition, and columns are matched to the file by position.
 
 use crate::{Error, Result};
 use std::fmt;
