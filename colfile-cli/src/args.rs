@@ -175,6 +175,7 @@ impl ReadArgs {
         if a.serde.is_none() {
             a.serde = ddl_serde;
         }
+        a.csv.check()?;
         if !matches!(a.format.as_str(), "jsonl" | "csv" | "dump") {
             return Err(Failure::usage(format!(
                 "--format must be jsonl, csv or dump, not {:?}",

@@ -73,6 +73,11 @@ impl CsvOptions {
             "null" => self.null = value()?,
             _ => return Err(Failure::usage(format!("unknown CSV option --{flag}"))),
         }
+        Ok(())
+    }
+
+    /// Checks the options together, once all are set.
+    pub fn check(&self) -> Result<(), Failure> {
         if self.delimiter == self.quote {
             return Err(Failure::usage(
                 "--delimiter and --quote must be different characters",

@@ -201,7 +201,11 @@ pub const SQL: Help = Help {
                     "a TsFile table, or for tree-model files a path prefix (root.sg1) whose devices form the table",
                 ),
                 ("--time-unit s|ms|us|ns", "the unit of TsFile times"),
-                ("--schema S", "RCFile: the table's Hive schema, name:type,..."),
+                (
+                    "--schema S",
+                    "RCFile: the table's Hive schema, name:type,... or Hive DDL (@FILE: from a \
+                     file, a CREATE TABLE too)",
+                ),
                 ("--serde text|binary", "RCFile: how cells are encoded"),
                 ("--format table|csv|jsonl", "how to print the result (default table)"),
                 ("--partitions N", "DataFusion's target partitions"),

@@ -147,6 +147,24 @@ fn bad_csv_options_are_usage_errors() {
         assert_eq!(o.status.code(), Some(2));
         assert_eq!(String::from_utf8_lossy(&o.stderr), want);
     }
+    // Checked once all are read: a quote that is the default delimiter is fine when the
+    // delimiter changes after it.
+    let o = colfile(&[
+        "head",
+        &rc("multi_group_text"),
+        "-n",
+        "1",
+        "--serde",
+        "text",
+        "--format",
+        "csv",
+        "--quote",
+        ",",
+        "--delimiter",
+        ";",
+        "--no-header",
+    ]);
+    assert_eq!(stdout(&o), "0;same;0;row-0000\n");
 }
 
 #[test]

@@ -7,7 +7,8 @@
 //! ```
 //! Each LOCATION (a file, a directory or a glob) becomes a table, named NAME or after the
 //! file or directory; its format comes from its first file's magic bytes. RCFiles need
-//! `--schema` and `--serde` (the table definition: RCFile stores neither).
+//! `--schema` (`name:type,...`, Hive DDL `a int, b string`, or `@FILE` holding either or a
+//! `CREATE TABLE`) and `--serde` (the table definition: RCFile stores neither).
 //!
 //! The SQL may hold several statements separated by `;`, run in order; the last one's result
 //! is printed. Tables can also be defined there, without LOCATION arguments:
@@ -83,11 +84,14 @@ fn parse() -> Result<Args, String> {
                 }
             }
             Long("schema") => {
-                a.schema = Some(
-                    text(&mut p)?
-                        .parse()
-                        .map_err(|e| format!("--schema: {e}"))?,
-                )
+                // name:type,... or Hive DDL, or @FILE holding either or a CREATE TABLE.
+                let v = text(&mut p)?;
+                let t = match v.strip_prefix('@') {
+                    Some(path) => std::fs::read_to_string(path)
+                        .map_err(|e| format!("--schema @{path}: {e}"))?,
+                    None => v,
+                };
+                a.schema = Some(Schema::parse_any(&t).map_err(|e| format!("--schema: {e}"))?)
             }
             Long("serde") => {
                 let s = text(&mut p)?;
