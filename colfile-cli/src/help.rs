@@ -306,6 +306,8 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
     },
     crate::help_write::CONVERT,
     crate::help_write::SQL,
+    crate::shell_docs::COMPLETIONS,
+    crate::shell_docs::MAN,
 ];
 
 /// The help of `name`, if it is a command.

@@ -16,6 +16,8 @@
 //!  [--max-row-group-bytes B] [--max-chunk-points N], B with a K/M/G/T suffix)
 //! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--progress]
 //! colfile sql 'SELECT ...' [NAME=]LOCATION... [options]   (runs colfile-sql, the DataFusion build)
+//! colfile completions bash|zsh|fish    (shell_docs.rs)
+//! colfile man                          (man_page.rs)
 //! ```
 //! `colfile <command> --help` (or `-h`, or `colfile help <command>`) prints that command's
 //! help (help.rs). Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
@@ -25,8 +27,10 @@ mod convert;
 mod head_count;
 mod help;
 mod help_write;
+mod man_page;
 mod progress;
 mod read_cmds;
+mod shell_docs;
 mod sql_cmd;
 mod ts_tools;
 mod tsfile_cmds;
@@ -97,6 +101,8 @@ fn run() -> Result<(), Failure> {
         "verify" => ts_tools::verify(rest),
         "convert" => convert::convert(convert::ConvertArgs::parse(rest)?),
         "sql" => sql_cmd::sql(rest),
+        "completions" => shell_docs::completions(rest),
+        "man" => shell_docs::man(rest),
         "-h" | "--help" => out_line(help::usage()),
         "help" => match rest.first().map(|c| c.to_string_lossy()) {
             None => out_line(help::usage()),
