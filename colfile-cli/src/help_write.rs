@@ -111,13 +111,16 @@ pub const WRITE: Help = Help {
 
 pub const CONVERT: Help = Help {
     name: "convert",
-    summary: "convert between rcfile, tsfile, csv and jsonl (and parquet with the parquet feature)",
+    summary: "convert between rcfile, tsfile, csv and jsonl (and parquet, arrow and arrows with the parquet feature)",
     usage: &["convert IN OUT [--from FMT] [--to FMT] [input options] [output options]"],
     options: &[
         (
-            "formats (default: from the extensions .rc .tsfile .csv .jsonl .parquet, or the magic bytes)",
+            "formats (default: from the extensions .rc .tsfile .csv .jsonl .parquet .arrow .feather .arrows, or the magic bytes)",
             &[
-                ("--from FMT", "the input's format: rcfile, tsfile, csv, jsonl, parquet"),
+                (
+                    "--from FMT",
+                    "the input's format: rcfile, tsfile, csv, jsonl, parquet, arrow (IPC file), arrows (IPC stream)",
+                ),
                 ("--to FMT", "the output's format"),
             ],
         ),
@@ -161,14 +164,17 @@ pub const CONVERT: Help = Help {
         ),
         ("", HELP_OPT),
     ],
-    notes: "- is stdin/stdout for csv and jsonl.",
+    notes: "- is stdin/stdout for csv and jsonl. Arrow IPC (.arrow and .feather: the file \
+format; .arrows: the stream format) holds the same batches as Parquet, unions included.",
     examples: &[
         "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.rc --codec zstd",
+        "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.arrows",
         "colfile convert fixtures/tsfile/basic.tsfile - --to csv --tag city=beijing",
         "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.jsonl --no-progress",
     ],
-    overview: "  convert IN OUT  between rcfile, tsfile, csv and jsonl (parquet with the parquet feature),
-               formats from the extensions (.rc .tsfile .csv .jsonl .parquet), the magic
+    overview: "  convert IN OUT  between rcfile, tsfile, csv and jsonl (parquet, arrow, arrows with the
+               parquet feature), formats from the extensions (.rc .tsfile .csv .jsonl
+               .parquet .arrow .feather .arrows), the magic
                bytes, or [--from FMT] [--to FMT]; - is stdin/stdout for csv and jsonl
                input: cat's options (--schema --serde --serde-prop --time-zone --calendar;
                TsFile: --table --columns --start --end --tag --where); CSV/JSONL input

@@ -45,7 +45,9 @@ pub fn run(
                 e
             })
         }
-        Fmt::Parquet => Err(Failure::usage("Parquet output needs the parquet feature")),
+        Fmt::Parquet | Fmt::Arrow | Fmt::ArrowStream => Err(Failure::usage(
+            "Parquet and Arrow output need the parquet feature",
+        )),
     }
 }
 
