@@ -152,6 +152,10 @@ pub const CONVERT: Help = Help {
                     "--time-as bigint|timestamp",
                     "RCFile output from a TsFile: time as bigint ms or Hive timestamp",
                 ),
+                (
+                    "--timestamp-unit s|ms|us|ns",
+                    "Parquet/Arrow output: the unit of timestamp columns (default: ns for Hive, ms for TsFile); values rescaled, rounding down",
+                ),
             ],
         ),
         ("", FSYNC),
@@ -168,7 +172,7 @@ pub const CONVERT: Help = Help {
 format; .arrows: the stream format) holds the same batches as Parquet, unions included.",
     examples: &[
         "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.rc --codec zstd",
-        "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.arrows",
+        "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.arrows --timestamp-unit us",
         "colfile convert fixtures/tsfile/basic.tsfile - --to csv --tag city=beijing",
         "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.jsonl --no-progress",
     ],
@@ -181,7 +185,8 @@ format; .arrows: the stream format) holds the same batches as Parquet, unions in
                needs --schema (Hive types, or name:TYPE:CATEGORY for a TsFile)
                output: [--out-schema S] [--codec C] [--row-group-rows N] [--row-group-bytes N]
                [--out-serde text|binary] [--table T] [--tags a,b] [--time-column NAME]
-               [--time-as bigint|timestamp] [--fsync] [--progress|--no-progress]",
+               [--time-as bigint|timestamp] [--timestamp-unit s|ms|us|ns] [--fsync]
+               [--progress|--no-progress]",
 };
 
 pub const SQL: Help = Help {

@@ -16,6 +16,8 @@ mod parquet_rows;
 mod pipe;
 mod sources;
 mod text;
+#[cfg(feature = "parquet")]
+mod time_unit;
 
 use crate::Failure;
 pub use args::ConvertArgs;
@@ -156,6 +158,11 @@ fn output_format(a: &ConvertArgs) -> Result<Fmt, Failure> {
 pub fn convert(a: ConvertArgs) -> Result<(), Failure> {
     let from = input_format(&a)?;
     let to = output_format(&a)?;
+    if a.timestamp_unit.is_some() && !matches!(to, Fmt::Parquet | Fmt::Arrow | Fmt::ArrowStream) {
+        return Err(Failure::usage(
+            "--timestamp-unit is for Parquet and Arrow output",
+        ));
+    }
     let progress = std::rc::Rc::new(std::cell::RefCell::new(crate::progress::Progress::new(
         a.progress, None,
     )));

@@ -48,6 +48,7 @@ pub fn convert(
     // Batches do not say how far into the input they are: rows only.
     progress.borrow_mut().set_total(None);
     let (schema, batches) = open(a, from)?;
+    let (schema, batches) = super::time_unit::apply(a, schema, batches)?;
     let mut batches = batches.inspect(move |b| {
         if let Ok(b) = b {
             progress.borrow_mut().rows_done(b.num_rows() as u64, None);
@@ -93,11 +94,14 @@ pub(super) fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), F
                 .map(|c| c.name.as_str())
                 .collect();
             let src = FileSource::open(&a.input).map_err(ctx)?;
-            let r = RcFileArrowReader::builder(src, o.schema.clone(), o.serde.clone())
+            let mut b = RcFileArrowReader::builder(src, o.schema.clone(), o.serde.clone())
                 .with_columns(&names)
-                .map_err(ctx)?
-                .build()
                 .map_err(ctx)?;
+            if let Some(u) = &a.timestamp_unit {
+                // Read in the unit asked for: dates beyond the nanosecond range fit.
+                b = b.with_timestamp_unit(super::time_unit::unit_of(u)?);
+            }
+            let r = b.build().map_err(ctx)?;
             let schema = r.schema();
             Ok((schema, Box::new(r.map(move |b| b.map_err(&arrow_err)))))
         }

@@ -100,7 +100,7 @@ pub fn text_to_parquet(
     let mut rows = pipe::hive_rows(a, source, progress)?;
     let schema = rows.schema.clone();
     let arrow = hive_schema_to_arrow(&schema);
-    let mut batches = std::iter::from_fn(move || {
+    let batches = std::iter::from_fn(move || {
         let mut chunk = Vec::with_capacity(BATCH_ROWS);
         for r in rows.by_ref().take(BATCH_ROWS) {
             match r {
@@ -110,5 +110,6 @@ pub fn text_to_parquet(
         }
         (!chunk.is_empty()).then(|| hive_rows_to_arrow(&schema, &chunk).map_err(Failure::from))
     });
+    let (arrow, mut batches) = super::time_unit::apply(a, arrow, Box::new(batches))?;
     super::parquet::write_batches(a, to, arrow, &mut batches)
 }
