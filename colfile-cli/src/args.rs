@@ -7,8 +7,14 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// Options shared by `cat` and `scan`.
+#[derive(Clone)]
 pub struct ReadArgs {
+    /// The file read (the first of `paths`, or the one a multi-file command is on).
     pub file: PathBuf,
+    /// Every FILE or DIR argument, in order (multi.rs expands directories).
+    pub paths: Vec<PathBuf>,
+    /// Several files are printed as one: the CSV header only before the first.
+    pub skip_csv_header: bool,
     pub schema: Option<String>,
     pub serde: Option<String>,
     pub serde_props: Vec<(String, String)>,
@@ -33,6 +39,8 @@ pub struct ReadArgs {
     pub explain: bool,
     /// `--max-alloc` and the other [`LIMIT_FLAGS`].
     pub limits: Limits,
+    /// `scan`: `Some(true)` for `--progress`, `Some(false)` for `--no-progress`.
+    pub progress: Option<bool>,
 }
 
 /// Flags of the read commands (`cat`, `scan`, `verify`, `recover`) that set [`Limits`]:
@@ -101,6 +109,8 @@ impl ReadArgs {
         let mut p = lexopt::Parser::from_args(args);
         let mut a = ReadArgs {
             file: PathBuf::new(),
+            paths: Vec::new(),
+            skip_csv_header: false,
             schema: None,
             serde: None,
             serde_props: Vec::new(),
@@ -119,8 +129,8 @@ impl ReadArgs {
             offset: None,
             explain: false,
             limits: Limits::default(),
+            progress: None,
         };
-        let mut file = None;
         while let Some(arg) = p.next()? {
             match arg {
                 Long(f) if LIMIT_FLAGS.contains(&f) => {
@@ -153,11 +163,17 @@ impl ReadArgs {
                 Long("where") => a.filter = Some(string(p.value()?)?),
                 Long("offset") if is_cat => a.offset = Some(p.value()?.parse()?),
                 Long("explain") => a.explain = true,
-                Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
+                Long("progress") if !is_cat => a.progress = Some(true),
+                Long("no-progress") if !is_cat => a.progress = Some(false),
+                Value(v) => a.paths.push(PathBuf::from(v)),
                 _ => return Err(arg.unexpected().into()),
             }
         }
-        a.file = file.ok_or_else(|| Failure::usage("missing FILE"))?;
+        a.file = a
+            .paths
+            .first()
+            .cloned()
+            .ok_or_else(|| Failure::usage("missing FILE"))?;
         if !matches!(a.format.as_str(), "jsonl" | "csv" | "dump") {
             return Err(Failure::usage(format!(
                 "--format must be jsonl, csv or dump, not {:?}",
@@ -198,6 +214,8 @@ pub struct WriteArgs {
     pub validate: bool,
     /// fsync the file before renaming it into place, and its directory after.
     pub fsync: bool,
+    /// `Some(true)`: `--progress`, `Some(false)`: `--no-progress`.
+    pub progress: Option<bool>,
     pub time_zone: Option<String>,
     pub calendar: Option<String>,
     /// TsFile options.
@@ -250,6 +268,7 @@ impl WriteArgs {
             input: None,
             validate: false,
             fsync: false,
+            progress: None,
             time_zone: None,
             calendar: None,
             ts: TsWriteArgs::default(),
@@ -294,6 +313,8 @@ impl WriteArgs {
                 Long("input") => a.input = Some(PathBuf::from(p.value()?)),
                 Long("validate") => a.validate = true,
                 Long("fsync") => a.fsync = true,
+                Long("progress") => a.progress = Some(true),
+                Long("no-progress") => a.progress = Some(false),
                 Long("time-zone") => a.time_zone = Some(string(p.value()?)?),
                 Long("calendar") => a.calendar = Some(string(p.value()?)?),
                 Value(v) if out.is_none() => out = Some(PathBuf::from(v)),

@@ -67,6 +67,15 @@ pub const TS_QUERY: &[Opt] = &[
 
 const EXPLAIN: &[Opt] = &[("--explain", "print the pruning report on stderr")];
 
+/// `--progress` and `--no-progress`, the flags of the long commands (progress.rs).
+pub const PROGRESS: &[Opt] = &[
+    (
+        "--progress",
+        "show progress on stderr (default: when a terminal)",
+    ),
+    ("--no-progress", "never show progress"),
+];
+
 /// The limit flags of `args::LIMIT_FLAGS`.
 pub const LIMITS: &[Opt] = &[
     (
@@ -83,16 +92,13 @@ pub const LIMITS: &[Opt] = &[
     ),
     ("--max-chunk-points N", "most points in one TsFile chunk"),
 ];
-const LIMITS_NOTE: &str =
-    "Limits take a K, M, G or T suffix (powers of 1024); a file that needs more \
-fails with exit code 1.";
 
 /// Every command, in the order of the overall usage.
 pub const COMMANDS: &[Help] = &[
     Help {
         name: "cat",
         summary: "print rows as JSON lines or CSV",
-        usage: &["cat FILE [options]"],
+        usage: &["cat FILE|DIR... [options]"],
         options: &[
             ("reading an RCFile", RC_READ),
             (
@@ -111,13 +117,19 @@ pub const COMMANDS: &[Help] = &[
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: LIMITS_NOTE,
+        notes: "Several FILEs, or a DIR (its .rc, .rcfile and .tsfile files, recursively, in \
+name order, skipping names that start with . or _ such as Hive's _SUCCESS): their rows one \
+after the other, read with the same options; CSV has one header, --limit counts over all \
+files, --offset applies to each.
+Limits take a K, M, G or T suffix (powers of 1024); a file that needs more fails with exit \
+code 1.",
         examples: &[
             "colfile cat fixtures/tsfile/basic.tsfile --limit 3",
+            "colfile cat fixtures/tsfile/basic.tsfile fixtures/tsfile/tree_basic.tsfile --limit 12",
             "colfile cat fixtures/tsfile/basic.tsfile --tag city=beijing --format csv",
             "colfile cat fixtures/rcfile/edge_values_text.rc --limit 2 --max-alloc 64M",
         ],
-        overview: "  cat FILE     print rows as JSON lines or CSV
+        overview: "  cat FILE|DIR...  print rows as JSON lines or CSV (several files: one after the other)
                [--schema S] [--serde text|binary] [--serde-prop k=v]... [--columns a,b]
                [--format jsonl|csv] [--limit N] [--time-zone Z] [--calendar proleptic|hybrid]
                TsFile: [--table T] [--columns a,b] [--start T0] [--end T1]
@@ -131,7 +143,7 @@ pub const COMMANDS: &[Help] = &[
     Help {
         name: "head",
         summary: "print the first N rows, as `cat --limit N` prints them",
-        usage: &["head FILE [-n N | --rows N] [options]"],
+        usage: &["head FILE|DIR... [-n N | --rows N] [options]"],
         options: &[
             (
                 "",
@@ -153,13 +165,14 @@ pub const COMMANDS: &[Help] = &[
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: "Takes cat's options but --limit. Limits take a K, M, G or T suffix (powers of \
+        notes: "Takes cat's options but --limit, and like cat several FILEs or a DIR (the first \
+N rows of their rows one after the other). Limits take a K, M, G or T suffix (powers of \
 1024); a file that needs more fails with exit code 1.",
         examples: &[
             "colfile head fixtures/tsfile/basic.tsfile -n 3",
             "colfile head fixtures/rcfile/edge_values_text.rc --rows 2 --format csv",
         ],
-        overview: "  head FILE    the first rows, as cat --limit N prints them
+        overview: "  head FILE|DIR...  the first rows, as cat --limit N prints them
                [-n N | --rows N]   (default 10; the other options as cat's, but --limit)",
     },
     Help {
@@ -178,7 +191,7 @@ pub const COMMANDS: &[Help] = &[
             ("", HELP_OPT),
         ],
         notes: "One file: prints N. Several files, or a directory (its .rc, .rcfile and .tsfile \
-files, recursively): PATH<TAB>N per file, then total<TAB>N. RCFile: the row counts of the row \
+files, recursively, skipping names that start with . or _): PATH<TAB>N per file, then total<TAB>N. RCFile: the row counts of the row \
 groups' key sections (no column is read); TsFile: the rows cat prints (every table and device), \
 never the statistics. A file that cannot be read fails with exit code 1 and a located error.",
         examples: &[
@@ -191,7 +204,7 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
     Help {
         name: "scan",
         summary: "decode every selected value and print a JSON summary",
-        usage: &["scan FILE [options]"],
+        usage: &["scan FILE|DIR... [options]"],
         options: &[
             ("reading an RCFile", RC_READ),
             (
@@ -206,17 +219,21 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
             ),
             ("TsFile", TS_QUERY),
             ("", EXPLAIN),
+            ("", PROGRESS),
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: "Prints {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}.",
+        notes: "Prints {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}. Several FILEs, or a \
+DIR (as cat takes them): PATH<TAB>{...} per file, then total<TAB>{...} with the sums.",
         examples: &[
             "colfile scan fixtures/tsfile/basic.tsfile",
             "colfile scan fixtures/rcfile/edge_values_text.rc --raw --threads 2",
             "colfile scan fixtures/tsfile/basic.tsfile --max-chunk-points 1M",
+            "colfile scan fixtures/tsfile/basic.tsfile fixtures/tsfile/tree_basic.tsfile --no-progress",
         ],
-        overview: "  scan FILE    decode every selected value, print a JSON summary
-               {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)",
+        overview: "  scan FILE|DIR...  decode every selected value, print a JSON summary (per file, and a total)
+               {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)
+               [--progress|--no-progress]",
     },
     Help {
         name: "meta",
@@ -255,6 +272,7 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
                     "take table schemas from this TsFile instead of inferring them",
                 )],
             ),
+            ("", PROGRESS),
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
@@ -264,7 +282,8 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
             "colfile recover fixtures/bad/tsfile/truncated_mid_chunk.tsfile /tmp/recovered.tsfile --schema-from fixtures/tsfile/basic.tsfile",
         ],
         overview: "  recover IN OUT  TsFile: rebuild a file cut off mid-write from its complete chunk groups
-               [--schema-from FILE.tsfile]   (table schemas to use instead of inferred ones)",
+               [--schema-from FILE.tsfile]   (table schemas to use instead of inferred ones)
+               [--progress|--no-progress]",
     },
     Help {
         name: "sketch",
@@ -284,7 +303,7 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
     Help {
         name: "verify",
         summary: "TsFile: decode every page, check statistics, index and Bloom filter",
-        usage: &["verify FILE [--max-problems N] [limits]"],
+        usage: &["verify FILE|DIR... [--max-problems N] [limits]"],
         options: &[
             (
                 "",
@@ -293,16 +312,22 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
                     "stop after N problems (one located line each)",
                 )],
             ),
+            ("", PROGRESS),
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: "A sound file prints one summary line; otherwise one line per problem and exit code 1.",
+        notes: "A sound file prints one summary line; otherwise one line per problem and exit code 1. \
+Several FILEs, or a DIR (its .tsfile files, recursively, skipping names that start with . or _): \
+each file's lines, then total: N file(s), S sound, P with problems; exit code 1 if any has a \
+problem or cannot be read.",
         examples: &[
             "colfile verify fixtures/tsfile/basic.tsfile",
             "colfile verify fixtures/tsfile/many_devices.tsfile --max-problems 5 --max-alloc 256M",
+            "colfile verify fixtures/tsfile/basic.tsfile fixtures/tsfile/tree_basic.tsfile --progress",
         ],
-        overview: "  verify FILE  TsFile: decode every page, check statistics, index and Bloom filter
-               [--max-problems N]   (exit 1 and one located line per problem)",
+        overview: "  verify FILE|DIR...  TsFile: decode every page, check statistics, index and Bloom filter
+               [--max-problems N]   (exit 1 and one located line per problem)
+               [--progress|--no-progress]   (several files: per file, then a total)",
     },
     crate::help_write::CONVERT,
     crate::help_write::SQL,

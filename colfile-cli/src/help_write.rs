@@ -1,7 +1,7 @@
 //! The help of the commands that write (`write`, `convert`) and of `sql`, kept apart from
 //! help.rs only for its length; `help::COMMANDS` lists them with the others.
 
-use crate::help::{Help, Opt, HELP_OPT, RC_READ, TS_QUERY};
+use crate::help::{Help, Opt, HELP_OPT, PROGRESS, RC_READ, TS_QUERY};
 
 /// `write`'s and `convert`'s RCFile output flags.
 const RC_OUT: &[Opt] = &[
@@ -40,6 +40,7 @@ pub const WRITE: Help = Help {
             ],
         ),
         ("", FSYNC),
+        ("", PROGRESS),
         (
             "RCFile",
             &[
@@ -88,7 +89,8 @@ pub const WRITE: Help = Help {
         ("", HELP_OPT),
     ],
     notes: "Input rows: JSON objects {\"col\":v,...} (RCFile), or for a TsFile \
-{\"time\":t,\"col\":v} or [time, v1, v2, ...] in schema order. Prints a JSON summary line.",
+{\"time\":t,\"col\":v} or [time, v1, v2, ...] in schema order. Prints a JSON summary line. \
+The progress display counts input lines (and the percent of an --input file).",
     examples: &[
         "printf '{\"a\":1,\"b\":\"x\"}\\n{\"a\":2,\"b\":\"y\"}\\n' | colfile write /tmp/t.rc --schema 'a:int,b:string' --serde text --codec gzip",
         "printf '{\"time\":1,\"city\":\"x\",\"temp\":20.5}\\n' | colfile write /tmp/t.tsfile --format tsfile --table weather --schema 'city:STRING:TAG,temp:DOUBLE:FIELD'",
@@ -99,6 +101,7 @@ pub const WRITE: Help = Help {
                [--row-group-bytes N] [--seq-header] [--sync HEX32] [--meta k=v]...
                [--serde-prop k=v]... [--validate] [--input FILE|-]   (input: JSON lines)
   write ... [--fsync]   (either format: fsync the file and its directory before exiting)
+  write ... [--progress|--no-progress]   (input lines read, on stderr)
   write OUT    --format tsfile (--table T | --device PATH [--aligned])
                --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
                [--page-max-points N] [--page-max-bytes N] [--max-index-degree N]
@@ -159,13 +162,7 @@ pub const CONVERT: Help = Help {
             ],
         ),
         ("", FSYNC),
-        (
-            "",
-            &[
-                ("--progress", "show progress on stderr (default: when a terminal)"),
-                ("--no-progress", "never show progress"),
-            ],
-        ),
+        ("", PROGRESS),
         ("", HELP_OPT),
     ],
     notes: "- is stdin/stdout for csv and jsonl. Arrow IPC (.arrow and .feather: the file \
@@ -214,6 +211,7 @@ pub const SQL: Help = Help {
                 ),
             ],
         ),
+        ("", PROGRESS),
         ("", HELP_OPT),
     ],
     notes: "LOCATION (a file, a directory or a glob) becomes table NAME (default: the file or \
@@ -228,7 +226,7 @@ cargo build --release -p colfile-datafusion",
     ],
     overview: "  sql 'SELECT ...' [NAME=]LOCATION...   SQL over files, directories or globs (each a table)
                [--table T] [--time-unit s|ms|us|ns] [--schema S --serde text|binary]
-               [--format table|csv|jsonl] [--partitions N] [--explain]
+               [--format table|csv|jsonl] [--partitions N] [--explain] [--progress|--no-progress]
                (runs colfile-sql from the colfile-datafusion crate:
                 cargo build --release -p colfile-datafusion)",
 };

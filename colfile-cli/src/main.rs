@@ -28,6 +28,7 @@ mod head_count;
 mod help;
 mod help_write;
 mod man_page;
+mod multi;
 mod progress;
 mod read_cmds;
 mod shell_docs;
@@ -89,10 +90,10 @@ fn run() -> Result<(), Failure> {
         return out_line(h.render());
     }
     match cmd.as_str() {
-        "cat" => read_cmds::cat(args::ReadArgs::parse(rest, true)?),
+        "cat" => multi::cat(args::ReadArgs::parse(rest, true)?),
         "head" => head_count::head(rest),
         "count" => head_count::count(rest),
-        "scan" => read_cmds::scan(args::ReadArgs::parse(rest, false)?),
+        "scan" => multi::scan(args::ReadArgs::parse(rest, false)?),
         "meta" => read_cmds::meta(args::file_only(rest)?),
         "schema" => read_cmds::schema(args::file_only(rest)?),
         "write" => write_cmd::write(args::WriteArgs::parse(rest)?),

@@ -54,9 +54,10 @@ fn is_tree(r: &TsFileReader<FileSource>) -> bool {
     r.metadata().footer().schemas.is_empty()
 }
 
-pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
-    let r = open(&a, src)?;
-    let q = query_of(&a)?;
+/// `cat` of one TsFile: prints its rows; returns how many.
+pub fn cat(a: &ReadArgs, src: FileSource) -> Result<u64, Failure> {
+    let r = open(a, src)?;
+    let q = query_of(a)?;
     let tree = is_tree(&r);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -78,7 +79,9 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             let names = batch_columns(&b);
             match &header {
                 None => {
-                    write_csv_header(&mut out, tree, &names)?;
+                    if !a.skip_csv_header {
+                        write_csv_header(&mut out, tree, &names)?;
+                    }
                     header = Some(names.iter().map(|n| n.to_string()).collect());
                 }
                 Some(h) if h.iter().map(String::as_str).ne(names.iter().copied()) => {
@@ -119,7 +122,7 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             count += 1;
         }
     }
-    if a.format == "csv" && header.is_none() {
+    if a.format == "csv" && header.is_none() && !a.skip_csv_header {
         // No rows: the header still names the table's columns when there is one table.
         let schemas = &r.metadata().footer().schemas;
         let table = match &a.table {
@@ -150,7 +153,7 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
     if a.explain {
         eprintln!("{}", it.explain());
     }
-    Ok(())
+    Ok(count)
 }
 
 /// A batch's CSV columns after the owner and time: its tags, then its value columns.
@@ -232,26 +235,34 @@ pub(crate) fn json_row(
     line.push('}');
 }
 
-pub fn scan(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
+/// `scan` of one TsFile, with its rows counted on `progress`.
+pub fn scan(
+    a: &ReadArgs,
+    src: FileSource,
+    progress: &mut crate::progress::Progress,
+) -> Result<crate::read_cmds::ScanSummary, Failure> {
     let started = std::time::Instant::now();
     let bytes = colfile::source::ByteSource::len(&src);
-    let r = open(&a, src)?;
-    let q = query_of(&a)?;
+    let r = open(a, src)?;
+    let q = query_of(a)?;
     let (mut rows, mut values) = (0u64, 0u64);
     let mut it = r.query(&q).map_err(|e| Failure::from(e).context(&a.file))?;
     for batch in &mut it {
         let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
         rows += b.len() as u64;
         values += b.value_count() as u64;
+        progress.rows_done(b.len() as u64, None);
     }
-    let secs = started.elapsed().as_secs_f64();
+    let seconds = started.elapsed().as_secs_f64();
     if a.explain {
         eprintln!("{}", it.explain());
     }
-    crate::out_line(format_args!(
-        "{{\"rows\":{rows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}"
-    ))?;
-    Ok(())
+    Ok(crate::read_cmds::ScanSummary {
+        rows,
+        values,
+        bytes,
+        seconds,
+    })
 }
 
 pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {

@@ -136,6 +136,8 @@ fn write_args(a: &ConvertArgs, to: Fmt, schema: String, table: Option<String>) -
         input: None,
         validate: false,
         fsync: a.fsync,
+        // convert draws its own progress.
+        progress: Some(false),
         time_zone: a.read.time_zone.clone(),
         calendar: a.read.calendar.clone(),
         ts: TsWriteArgs {
