@@ -58,13 +58,24 @@ fn scaled(values: &[Option<i64>], f: impl Fn(i64) -> i64) -> Vec<Option<i64>> {
 
 #[test]
 fn tsfile_times_take_the_unit_asked_for() {
-    let f = ts_fixture("basic");
-    let dir = tmp("unit_ts");
+    // basic: the time column; types_all: the time column and a TIMESTAMP field.
+    for (fixture, columns) in [
+        ("basic", &["time"][..]),
+        ("types_all", &["time", "f_timestamp"]),
+    ] {
+        tsfile_times_in_each_unit(fixture, columns);
+    }
+}
+
+fn tsfile_times_in_each_unit(fixture: &str, columns: &[&str]) {
+    let f = ts_fixture(fixture);
+    let dir = tmp(&format!("unit_ts_{fixture}"));
     let base = dir.join("default.arrow");
     ok(convert(&f.path, &base, &[]));
     let want = timestamps(&base);
-    // Today's unit for a TsFile: milliseconds, the time column first.
-    assert_eq!(want[0].0, "time");
+    // Today's unit for a TsFile: milliseconds.
+    let names: Vec<&str> = want.iter().map(|w| w.0.as_str()).collect();
+    assert_eq!(names, columns);
     assert!(want.iter().all(|(_, u, _)| *u == TimeUnit::Millisecond));
     // (unit, multiplier, divisor) from milliseconds.
     let cases = [
@@ -74,9 +85,23 @@ fn tsfile_times_take_the_unit_asked_for() {
         ("s", TimeUnit::Second, 1, 1000),
     ];
     for (name, unit, mul, div) in cases {
+        // A finer unit cannot hold every millisecond value (types_all has i64::MIN).
+        let fits = want
+            .iter()
+            .flat_map(|w| w.2.iter().flatten())
+            .all(|v| v.checked_mul(mul).is_some());
+        assert!(fits || fixture == "types_all", "{fixture} {name}");
         for ext in ["arrow", "arrows"] {
             let out = dir.join(format!("t_{name}.{ext}"));
-            ok(convert(&f.path, &out, &strs(&["--timestamp-unit", name])));
+            let o = convert(&f.path, &out, &strs(&["--timestamp-unit", name]));
+            if !fits {
+                let err = String::from_utf8_lossy(&o.stderr);
+                assert_eq!(o.status.code(), Some(1), "{err}");
+                assert!(err.contains("does not fit a 64-bit timestamp"), "{err}");
+                assert!(!out.exists());
+                continue;
+            }
+            ok(o);
             let got = timestamps(&out);
             assert_eq!(got.len(), want.len(), "{name}");
             for ((gn, gu, gv), (wn, _, wv)) in got.iter().zip(&want) {
