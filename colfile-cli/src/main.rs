@@ -1,20 +1,21 @@
 //! `colfile`: read, inspect and write columnar files from the command line.
 //!
 //! ```text
-//! colfile cat FILE [--schema S] [--serde text|binary] [--columns a,b] [--format jsonl|csv] [--limit N]
-//! colfile head FILE [-n N | --rows N] [cat's options but --limit]
+//! colfile cat FILE|DIR... [--schema S] [--serde text|binary] [--columns a,b] [--format jsonl|csv] [--limit N]
+//! colfile head FILE|DIR... [-n N | --rows N] [cat's options but --limit]
 //! colfile count FILE|DIR... [--table T]
-//! colfile scan FILE [--schema S] [--serde text|binary] [--columns a,b] [--raw] [--threads N]
+//! colfile scan FILE|DIR... [--schema S] [--serde text|binary] [--columns a,b] [--raw] [--threads N]
 //! colfile meta FILE
 //! colfile schema FILE
 //! colfile write OUT --format rcfile --schema S --serde text|binary --codec C [options] [--input FILE|-]
 //! colfile write OUT --format tsfile --table T --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
 //! colfile recover IN OUT [--schema-from FILE]
 //! colfile sketch FILE [--format text|json]
-//! colfile verify FILE [--max-problems N]
+//! colfile verify FILE|DIR... [--max-problems N]
+//! (write, scan, verify, recover, convert, sql: [--progress|--no-progress]; multi.rs: directories)
 //! (cat, head, count, scan, verify, recover: [--max-alloc B] [--max-decompressed B]
 //!  [--max-row-group-bytes B] [--max-chunk-points N], B with a K/M/G/T suffix)
-//! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--progress]
+//! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--timestamp-unit U]
 //! colfile sql 'SELECT ...' [NAME=]LOCATION... [options]   (runs colfile-sql, the DataFusion build)
 //! colfile completions bash|zsh|fish    (shell_docs.rs)
 //! colfile man                          (man_page.rs)
