@@ -115,6 +115,25 @@ fn every_command_and_flag_is_in_the_scripts_and_the_page() {
 }
 
 #[test]
+fn every_flag_of_the_overall_help_is_completed_and_documented() {
+    let bash = stdout_of(&["completions", "bash"]);
+    let man = stdout_of(&["man"]).replace("\\-", "-");
+    let help = stdout_of(&["--help"]);
+    // Every word that is a flag, but cargo's (how to build colfile-sql).
+    let flags: Vec<&str> = help
+        .lines()
+        .filter(|l| !l.contains("cargo "))
+        .flat_map(|l| l.split(|c: char| c.is_whitespace() || "[]()|,=`:;".contains(c)))
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .collect();
+    assert!(flags.len() > 40, "{flags:?}");
+    for flag in flags {
+        assert!(has_word(&bash, flag), "bash: {flag}");
+        assert!(man.contains(flag), "man: {flag}");
+    }
+}
+
+#[test]
 fn the_page_has_its_sections_and_examples() {
     let man = stdout_of(&["man"]);
     assert!(man.starts_with(".TH COLFILE 1 "), "{}", &man[..40]);
