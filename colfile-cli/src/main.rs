@@ -23,6 +23,8 @@
 //! `colfile <command> --help` (or `-h`, or `colfile help <command>`) prints that command's
 //! help (help.rs). Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
 
+#![forbid(unsafe_code)]
+
 mod args;
 mod convert;
 mod head_count;
