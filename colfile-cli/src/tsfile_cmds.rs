@@ -293,8 +293,15 @@ pub(crate) fn parse_column(spec: &str, profile: Profile) -> Result<TableColumn, 
     Ok(c)
 }
 
+/// The writer options the command starts from: the library's defaults, with pages encoded on
+/// the machine's cores (at most 8; the library itself starts no threads unless asked).
+pub(crate) fn base_options() -> WriterOptions {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    WriterOptions::default().with_threads(cores)
+}
+
 fn options_of(a: &WriteArgs) -> WriterOptions {
-    let mut o = WriterOptions::default();
+    let mut o = base_options();
     if let Some(n) = a.ts.page_max_points {
         o = o.with_page_max_points(n);
     }
