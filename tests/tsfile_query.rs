@@ -139,10 +139,10 @@ fn tree_rows<S: ByteSource>(r: &TsFileReader<S>, q: &Query) -> Vec<String> {
             let mut m = serde_json::Map::new();
             for (c, cur) in b.columns.iter().zip(cursors.iter_mut()) {
                 line.clear();
-                colfile::tsfile::json::write_value(
+                colfile::tsfile::tools::json::write_value(
                     c.data_type,
                     cur.next_value(),
-                    colfile::tsfile::json::FloatStyle::Shortest,
+                    colfile::tsfile::tools::json::FloatStyle::Shortest,
                     &mut line,
                 );
                 m.insert(c.name.clone(), serde_json::from_str(&line).unwrap());

@@ -5,10 +5,10 @@
 use crate::args::{set_limit, LIMIT_FLAGS};
 use crate::Failure;
 use colfile::source::FileSource;
-use colfile::tsfile::metadata::FileMetadata;
-use colfile::tsfile::recover::{recover_with, RecoverOptions};
-use colfile::tsfile::sketch::sketch;
-use colfile::tsfile::verify::{verify as verify_file, VerifyOptions};
+use colfile::tsfile::tools::sketch::sketch;
+use colfile::tsfile::FileMetadata;
+use colfile::tsfile::{recover_with, RecoverOptions};
+use colfile::tsfile::{verify as verify_file, VerifyOptions};
 use colfile::Limits;
 use lexopt::prelude::*;
 use std::ffi::OsString;

@@ -7,7 +7,7 @@ use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
 use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
-use colfile::tsfile::json::{from_json, write_tag_members, write_value, FloatStyle};
+use colfile::tsfile::tools::json::{from_json, write_tag_members, write_value, FloatStyle};
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{
     DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
@@ -62,7 +62,7 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut line = String::new();
     if a.format == "dump" {
-        for l in colfile::tsfile::dump::header_lines(&r)
+        for l in colfile::tsfile::tools::dump::header_lines(&r)
             .map_err(|e| Failure::from(e).context(&a.file))?
         {
             writeln!(out, "{l}")?;
@@ -112,7 +112,9 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             let values: Vec<ValueRef<'_>> = cursors.iter_mut().map(|c| c.next_value()).collect();
             match a.format.as_str() {
                 "csv" => csv_row(&mut line, &owner, t, &b, &values),
-                "dump" => colfile::tsfile::dump::row_line(&mut line, tree, &owner, t, &b, &values),
+                "dump" => {
+                    colfile::tsfile::tools::dump::row_line(&mut line, tree, &owner, t, &b, &values)
+                }
                 _ => json_row(&mut line, tree, &owner, t, &b, &values),
             }
             writeln!(out, "{line}")?;
@@ -256,7 +258,7 @@ pub fn scan(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
 
 pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
-    let j = colfile::tsfile::meta_json::metadata_json(&r, true)
+    let j = colfile::tsfile::tools::meta_json::metadata_json(&r, true)
         .map_err(|e| Failure::from(e).context(path))?;
     crate::out_line(format_args!("{j}"))?;
     Ok(())
@@ -264,7 +266,7 @@ pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
 
 pub fn schema(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
-    let j = colfile::tsfile::meta_json::metadata_json(&r, false)
+    let j = colfile::tsfile::tools::meta_json::metadata_json(&r, false)
         .map_err(|e| Failure::from(e).context(path))?;
     crate::out_line(format_args!("{j}"))?;
     Ok(())

@@ -1,9 +1,9 @@
-//! [`Query`]: what a [`TsFileReader`](super::TsFileReader) scan returns — a table or some
+//! [`Query`]: what a [`TsFileReader`](crate::tsfile::TsFileReader) scan returns — a table or some
 //! devices, some columns, a time range, a [`Filter`] on TAG and FIELD columns, an offset, a
 //! limit and a batch size.
 
 use super::filter::{CmpOp, Filter};
-use super::value::Value;
+use crate::tsfile::format::value::Value;
 use crate::tsfile::format::{ColumnCategory, DeviceId, TableSchema};
 use crate::{Error, Result};
 

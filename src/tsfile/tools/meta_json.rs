@@ -3,8 +3,8 @@
 //! series, their chunks and statistics.
 
 use super::json::{write_value, FloatStyle};
-use super::reader::TsFileReader;
-use super::value::ValueRef;
+use crate::tsfile::read::reader::TsFileReader;
+use crate::tsfile::format::value::ValueRef;
 use crate::json_text::push_hex;
 use crate::source::ByteSource;
 use crate::tsfile::format::statistics::{StatValues, Statistics};
@@ -177,7 +177,7 @@ pub fn metadata_json<S: ByteSource>(r: &TsFileReader<S>, full: bool) -> Result<J
         },
     );
     out.insert("properties".into(), Json::Object(props));
-    let devices = r.devices(&super::Query::all())?;
+    let devices = r.devices(&crate::tsfile::Query::all())?;
     let mut devs = Vec::new();
     for d in &devices {
         let mut dj = device_json(d);

@@ -1,10 +1,10 @@
 //! Row selection inside a [`DeviceBatch`]: the time range and a [`Filter`] evaluated row by
 //! row, keeping a subset of rows, and cutting a batch in two.
 
-use super::batch::{Column, DeviceBatch};
-use super::column::Values;
+use crate::tsfile::format::batch::{Column, DeviceBatch};
+use crate::tsfile::format::values::Values;
 use super::filter::{matches, Filter};
-use super::value::ValueRef;
+use crate::tsfile::format::value::ValueRef;
 use crate::Result;
 
 /// Which rows of `batch` pass the time range `start..=end` and `filter`. `tags` are the

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::layout::{index_layout, scan_data_with, IndexLayout};
-use super::metadata::FileMetadata;
+use crate::tsfile::read::metadata::FileMetadata;
 use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
 use crate::source::ByteSource;
 use crate::tsfile::format::device::java_str_cmp;
@@ -214,7 +214,7 @@ struct Found {
 /// Checks everything about `src` (see the module docs).
 ///
 /// ```
-/// use colfile::tsfile::verify::{verify, VerifyOptions};
+/// use colfile::tsfile::{verify, VerifyOptions};
 /// let bytes = std::fs::read("fixtures/tsfile/basic.tsfile")?;
 /// let report = verify(&bytes, &VerifyOptions::default())?;
 /// assert!(report.is_ok(), "{:?}", report.problems);

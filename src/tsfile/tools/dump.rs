@@ -3,10 +3,10 @@
 //! `colfile cat --format dump` and by the tests that compare with the oracle's expected
 //! files, so both sides print exactly the same way.
 
-use super::batch::DeviceBatch;
+use crate::tsfile::format::batch::DeviceBatch;
 use super::json::{write_tag_members, write_value, FloatStyle};
-use super::reader::{Query, TsFileReader};
-use super::value::ValueRef;
+use crate::tsfile::read::reader::{Query, TsFileReader};
+use crate::tsfile::format::value::ValueRef;
 use crate::json_text::write_str;
 use crate::source::ByteSource;
 use crate::tsfile::format::schema::TableSchema;

@@ -2,8 +2,8 @@
 //! column. Each [`Column`] keeps its non-null values packed in a [`Values`] run plus a
 //! presence mask, the shape that Arrow arrays (values + validity) are built from.
 
-use super::column::Values;
 use super::value::ValueRef;
+use super::values::Values;
 use crate::tsfile::format::{DataType, DeviceId};
 
 /// One column of a batch.

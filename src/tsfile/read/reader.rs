@@ -12,9 +12,9 @@ use std::collections::VecDeque;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use super::batch::DeviceBatch;
+use crate::tsfile::format::batch::DeviceBatch;
 use super::chunk_reader::RawChunk;
-use super::compression::PageCodecs;
+use crate::tsfile::encoding::compression::PageCodecs;
 use super::explain::{Explain, Reason};
 use super::filter::Tri;
 use super::metadata::{DeviceIndex, FileMetadata, FileParts};
