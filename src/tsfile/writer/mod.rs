@@ -359,7 +359,7 @@ impl<W: Write> TsFileWriter<W> {
         &mut self,
         table: &str,
         time: i64,
-        values: &[crate::tsfile::Value],
+        values: &[crate::tsfile::format::Value],
     ) -> Result<()> {
         let refs: Vec<ValueRef<'_>> = values.iter().map(|v| v.as_ref()).collect();
         self.write_row_refs(table, time, &refs)
