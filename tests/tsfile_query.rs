@@ -414,10 +414,18 @@ proptest! {
             let to = limit.map_or(want.len(), |l| (from + l as usize).min(want.len()));
             let mut it = r.query(&q).unwrap();
             let mut cut = Vec::new();
+            let mut devices = Vec::new();
             for b in &mut it {
                 let b = b.unwrap();
                 if let Some(n) = batch { prop_assert!(b.len() <= n && !b.is_empty()); }
                 cut.push(b.len());
+                devices.push(b.device.clone());
+            }
+            // Full batches: one is short only where its device's rows end.
+            if let Some(n) = batch {
+                for k in 1..cut.len() {
+                    prop_assert!(cut[k - 1] == n || devices[k - 1] != devices[k], "{cut:?}");
+                }
             }
             prop_assert_eq!(cut.iter().sum::<usize>(), to - from);
             prop_assert_eq!(it.explain().rows_returned as usize, to - from);

@@ -116,7 +116,10 @@ impl Query {
         self.limit = Some(n);
         self
     }
-    /// At most `n` rows per batch (`n` ≥ 1; by default a batch is a chunk's rows).
+    /// Batches of `n` rows (`n` ≥ 1): a device's rows are cut at `n` and joined across
+    /// chunks and pages up to `n`, so a batch is shorter only where a device's rows end (or
+    /// the limit, or before an error). By default a batch is what the scan decoded at once
+    /// (about a chunk's or a page's rows).
     pub fn batch_size(mut self, n: usize) -> Self {
         self.batch_size = Some(n.max(1));
         self
