@@ -9,8 +9,8 @@
 
 use std::cmp::Ordering;
 
-use crate::tsfile::format::value::{Value, ValueRef};
 use crate::tsfile::format::statistics::{StatValues, Statistics};
+use crate::tsfile::format::value::{Value, ValueRef};
 use crate::tsfile::format::{DataType, Physical};
 use crate::{Error, Result};
 

@@ -4,21 +4,21 @@
 
 use std::collections::VecDeque;
 
-use crate::tsfile::format::batch::DeviceBatch;
 use super::chunk_reader::check_type;
 use super::chunk_reader::overlaps;
-use crate::tsfile::format::values::Values;
-use crate::tsfile::encoding::compression::PageCodecs;
 use super::explain::{Explain, Reason};
 use super::metadata::FileParts;
-use crate::tsfile::encoding::page;
 use super::pages::PagedChunk;
 use super::plan::DevicePlan;
 use super::plan::{chunks_of, ChunkRef};
 use super::points::ChunkPoints;
 use super::query::Query;
 use crate::source::ByteSource;
+use crate::tsfile::encoding::compression::PageCodecs;
+use crate::tsfile::encoding::page;
+use crate::tsfile::format::batch::DeviceBatch;
 use crate::tsfile::format::headers::ChunkKind;
+use crate::tsfile::format::values::Values;
 use crate::tsfile::format::{Encoding, Statistics};
 use crate::{Error, Result};
 

@@ -13,9 +13,7 @@ use std::collections::VecDeque;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use crate::tsfile::format::batch::DeviceBatch;
 use super::chunk_reader::RawChunk;
-use crate::tsfile::encoding::compression::PageCodecs;
 use super::explain::{Explain, Reason};
 use super::filter::Tri;
 use super::metadata::{DeviceIndex, FileMetadata, FileParts};
@@ -24,6 +22,8 @@ pub use super::query::Query;
 use super::rows::{append_rows, retain_rows, split_rows};
 use super::scan::DeviceScan;
 use crate::source::ByteSource;
+use crate::tsfile::encoding::compression::PageCodecs;
+use crate::tsfile::format::batch::DeviceBatch;
 use crate::tsfile::format::index::TimeseriesMetadata;
 use crate::tsfile::format::{DeviceId, Encoding};
 use crate::{Error, Limits, Result};

@@ -3,9 +3,9 @@
 //! and DOUBLE numbers that round-trip at their width, or `"NaN"`, `"Infinity"`,
 //! `"-Infinity"`; TEXT and STRING strings; BLOB lowercase hex; DATE `"YYYY-MM-DD"`; null.
 
-use crate::tsfile::format::value::{date_to_string, parse_date, Value, ValueRef};
 use crate::json_text::{parse_hex, push_hex, write_str};
 use crate::tsfile::format::DataType;
+use crate::tsfile::format::value::{date_to_string, parse_date, Value, ValueRef};
 use crate::{Error, Result};
 use serde_json::Value as Json;
 use std::fmt::Write as _;

@@ -8,12 +8,12 @@
 
 use crate::cursor::Cursor;
 use crate::source::ByteSource;
-use crate::tsfile::read::chunk_reader::RawChunk;
 use crate::tsfile::format::{
     ChunkHeader, DeviceId, Marker, MetadataIndexNode, NodeEntries, NodeType, PageHeader,
     TimeseriesMetadata,
 };
 use crate::tsfile::format::{MAGIC, VERSION};
+use crate::tsfile::read::chunk_reader::RawChunk;
 use crate::tsfile::read::metadata::{FileMetadata, INLINE_ROOT};
 use crate::{Error, ErrorKind, Limits, Result};
 

@@ -32,9 +32,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::tsfile::writer::index as index_writer;
 use super::layout::scan_data_with;
-use crate::tsfile::read::metadata::FileMetadata;
 use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
 use crate::source::ByteSource;
 use crate::tsfile::format::device::java_str_cmp;
@@ -43,6 +41,8 @@ use crate::tsfile::format::{
     ChunkKind, ChunkMetadata, ColumnCategory, DataType, DeviceId, MeasurementSchema, Statistics,
     TableColumn, TableSchema, TimeseriesMetadata,
 };
+use crate::tsfile::read::metadata::FileMetadata;
+use crate::tsfile::writer::index as index_writer;
 use crate::{Error, ErrorKind, Limits, Result};
 
 /// Options of [`recover_with`].

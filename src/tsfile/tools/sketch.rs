@@ -14,10 +14,10 @@ use std::fmt::Write as _;
 
 use super::layout::{index_layout, scan_data, ChunkLayout, DataLayout, IndexLayout};
 use super::meta_json::{set_key, statistics_json};
-use crate::tsfile::format::MAGIC;
-use crate::tsfile::read::metadata::FileMetadata;
 use crate::source::ByteSource;
+use crate::tsfile::format::MAGIC;
 use crate::tsfile::format::{ChunkKind, DataType, MetadataIndexNode, NodeEntries, Statistics};
+use crate::tsfile::read::metadata::FileMetadata;
 use crate::{ErrorKind, Limits, Result};
 use serde_json::{json, Map, Value as Json};
 

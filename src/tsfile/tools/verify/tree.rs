@@ -14,8 +14,8 @@ use std::fmt;
 use super::{Check, Problem, VerifyReport};
 use crate::tsfile::format::device::java_str_cmp;
 use crate::tsfile::format::{DeviceId, NodeEntries, NodeType};
-use crate::tsfile::tools::layout::{IndexLayout, NodeLayout};
 use crate::tsfile::read::metadata::FileMetadata;
+use crate::tsfile::tools::layout::{IndexLayout, NodeLayout};
 
 /// An index key: a device or a measurement.
 #[derive(PartialEq)]
