@@ -47,6 +47,9 @@ unstable_mod!(read);
 pub mod writer;
 unstable_mod!(tools);
 
+/// Whether an encoding can encode a data type: what the writer accepts for a column (the
+/// same function as `encoding::supports`, which is public only with `unstable`).
+pub use encoding::supports as encoding_supports;
 pub use format::schema::{MeasurementSchema, TableColumn, TableSchema};
 pub use format::{
     BinaryValues, Column, ColumnCategory, ColumnCursor, Compression, DataType, DeviceBatch,
