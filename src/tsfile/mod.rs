@@ -6,8 +6,8 @@
 //! schema types ([`TableSchema`], [`TableColumn`], [`MeasurementSchema`]), the values
 //! ([`Value`], [`ValueRef`], [`Values`]), [`recover`](recover()) and [`verify`](verify()).
 //!
-//! The code lives in folders by job; each layer imports only from the ones above it in this
-//! list:
+//! The code lives in folders by job. Imports go one way, down this list: `encoding` builds on
+//! `format`; `read` and `writer` on both, neither knowing the other; `tools` on all of them.
 //!
 //! | folder | owns | public |
 //! | --- | --- | --- |
@@ -30,9 +30,9 @@
 //! assert_eq!(Values::Int64(vec![1]), colfile::tsfile::Values::Int64(vec![1]));
 //! ```
 
+/// Declares a folder public with the `unstable` feature and crate-private without it.
 macro_rules! unstable_mod {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
+    ($name:ident) => {
         #[cfg(feature = "unstable")]
         #[cfg_attr(docsrs, doc(cfg(feature = "unstable")))]
         pub mod $name;
