@@ -7,7 +7,7 @@ use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
 use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
-use colfile::tsfile::json::{from_json, write_tag_members, write_value, FloatStyle};
+use colfile::tsfile::tools::json::{from_json, write_tag_members, write_value, FloatStyle};
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{
     DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
@@ -63,7 +63,7 @@ pub fn cat(a: &ReadArgs, src: FileSource) -> Result<u64, Failure> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut line = String::new();
     if a.format == "dump" {
-        for l in colfile::tsfile::dump::header_lines(&r)
+        for l in colfile::tsfile::tools::dump::header_lines(&r)
             .map_err(|e| Failure::from(e).context(&a.file))?
         {
             writeln!(out, "{l}")?;
@@ -115,7 +115,9 @@ pub fn cat(a: &ReadArgs, src: FileSource) -> Result<u64, Failure> {
             let values: Vec<ValueRef<'_>> = cursors.iter_mut().map(|c| c.next_value()).collect();
             match a.format.as_str() {
                 "csv" => csv_row(&mut line, &owner, t, &b, &values),
-                "dump" => colfile::tsfile::dump::row_line(&mut line, tree, &owner, t, &b, &values),
+                "dump" => {
+                    colfile::tsfile::tools::dump::row_line(&mut line, tree, &owner, t, &b, &values)
+                }
                 _ => json_row(&mut line, tree, &owner, t, &b, &values),
             }
             writeln!(out, "{line}")?;
@@ -267,7 +269,7 @@ pub fn scan(
 
 pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
-    let j = colfile::tsfile::meta_json::metadata_json(&r, true)
+    let j = colfile::tsfile::tools::meta_json::metadata_json(&r, true)
         .map_err(|e| Failure::from(e).context(path))?;
     crate::out_line(format_args!("{j}"))?;
     Ok(())
@@ -275,7 +277,7 @@ pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
 
 pub fn schema(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
-    let j = colfile::tsfile::meta_json::metadata_json(&r, false)
+    let j = colfile::tsfile::tools::meta_json::metadata_json(&r, false)
         .map_err(|e| Failure::from(e).context(path))?;
     crate::out_line(format_args!("{j}"))?;
     Ok(())
@@ -304,8 +306,15 @@ pub(crate) fn parse_column(spec: &str, profile: Profile) -> Result<TableColumn, 
     Ok(c)
 }
 
+/// The writer options the command starts from: the library's defaults, with pages encoded on
+/// the machine's cores (at most 8; the library itself starts no threads unless asked).
+pub(crate) fn base_options() -> WriterOptions {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    WriterOptions::default().with_threads(cores)
+}
+
 fn options_of(a: &WriteArgs) -> WriterOptions {
-    let mut o = WriterOptions::default();
+    let mut o = base_options();
     if let Some(n) = a.ts.page_max_points {
         o = o.with_page_max_points(n);
     }

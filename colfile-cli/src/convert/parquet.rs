@@ -16,7 +16,7 @@ use colfile::arrow::{
 };
 use colfile::compress::HadoopCodec;
 use colfile::source::FileSource;
-use colfile::tsfile::{TsFileReader, WriterOptions};
+use colfile::tsfile::TsFileReader;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
@@ -246,7 +246,7 @@ fn write_tsfile(
 ) -> Result<String, Failure> {
     let name = super::sources::table_name(a);
     let table = arrow_schema_to_tsfile(&name, schema)?;
-    let mut w = TsFileArrowWriter::try_new(out, table, WriterOptions::default())?;
+    let mut w = TsFileArrowWriter::try_new(out, table, crate::tsfile_cmds::base_options())?;
     for batch in batches {
         w.write(&batch?)?;
     }

@@ -6,23 +6,24 @@
 //! index is walked and devices failing the tag filter are dropped before their series index
 //! is read. The scan of each device (`scan.rs` aligned, `merge.rs` tree) skips chunks and
 //! pages by their statistics; this module applies offset, limit and batch size and keeps
-//! the [`Explain`] report.
+//! the [`Explain`] report. It is the one place where batches are cut to the batch size (the
+//! Arrow reader converts its batches as they come).
 
 use std::collections::VecDeque;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use super::batch::DeviceBatch;
 use super::chunk_reader::RawChunk;
-use super::compression::PageCodecs;
 use super::explain::{Explain, Reason};
 use super::filter::Tri;
 use super::metadata::{DeviceIndex, FileMetadata, FileParts};
 use super::plan::{check_filter, device_tags, tag_verdict, DevicePlan};
 pub use super::query::Query;
-use super::rows::{retain_rows, split_rows};
+use super::rows::{append_rows, retain_rows, split_rows};
 use super::scan::DeviceScan;
 use crate::source::ByteSource;
+use crate::tsfile::encoding::compression::PageCodecs;
+use crate::tsfile::format::batch::DeviceBatch;
 use crate::tsfile::format::index::TimeseriesMetadata;
 use crate::tsfile::format::{DeviceId, Encoding};
 use crate::{Error, Limits, Result};
@@ -252,6 +253,7 @@ impl<S: ByteSource> TsFileReader<S> {
             codecs,
             pending: VecDeque::new(),
             to_skip: query.offset,
+            taken: 0,
             explain,
         })
     }
@@ -279,10 +281,13 @@ pub struct QueryStream<R> {
     devices: VecDeque<DeviceIndex>,
     current: Option<DeviceScan>,
     codecs: PageCodecs,
-    /// Rows cut off by the batch size, returned next.
-    pending: VecDeque<DeviceBatch>,
+    /// Read ahead of the batch last returned, offset and limit applied: rows cut off at the
+    /// batch size, the next device's rows, or the error that ended a batch early.
+    pending: VecDeque<Result<DeviceBatch>>,
     /// Rows of the offset still to drop.
     to_skip: u64,
+    /// Rows taken for the result (returned or pending): what the limit counts.
+    taken: u64,
     explain: Explain,
 }
 
@@ -340,54 +345,97 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
             self.to_skip = 0;
         }
         if let Some(limit) = self.query.limit {
-            let left = limit.saturating_sub(self.explain.rows_returned);
+            let left = limit.saturating_sub(self.taken);
             if (b.len() as u64) > left {
                 split_rows(&mut b, left as usize)?;
             }
         }
+        self.taken += b.len() as u64;
         Ok((!b.is_empty()).then_some(b))
     }
 
     fn limit_reached(&self) -> bool {
-        self.query
-            .limit
-            .is_some_and(|l| self.explain.rows_returned >= l)
+        self.query.limit.is_some_and(|l| self.taken >= l)
     }
+
+    /// The next non-empty batch after offset and limit: what was read ahead, else the scans'.
+    fn next_cut(&mut self) -> Option<Result<DeviceBatch>> {
+        if let Some(r) = self.pending.pop_front() {
+            return Some(r);
+        }
+        loop {
+            if self.limit_reached() {
+                if self.current.take().is_some() || !self.devices.is_empty() {
+                    let left = self.devices.len() as u64;
+                    self.devices.clear();
+                    for _ in 0..left {
+                        self.explain.devices.skip(Reason::Limit);
+                    }
+                }
+                return None;
+            }
+            match self.next_raw()? {
+                Ok(b) => match self.cut(b) {
+                    Ok(Some(b)) => return Some(Ok(b)),
+                    Ok(None) => continue,
+                    Err(e) => return Some(Err(e)),
+                },
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+
+    /// Makes `b` `n` rows long: what is beyond is cut off (returned next), and while it is
+    /// shorter the device's next batches are joined to it. It stays shorter only where the
+    /// device's rows (or the query's) end, or where an error comes next.
+    fn fill(&mut self, b: &mut DeviceBatch, n: usize) -> Result<()> {
+        loop {
+            if b.len() >= n {
+                if b.len() > n {
+                    let rest = split_rows(b, n)?;
+                    self.pending.push_front(Ok(rest));
+                }
+                return Ok(());
+            }
+            let mut next = match self.next_cut() {
+                None => return Ok(()),
+                Some(Ok(next)) if same_series(b, &next) => next,
+                Some(other) => {
+                    self.pending.push_front(other);
+                    return Ok(());
+                }
+            };
+            let room = n - b.len();
+            if next.len() > room {
+                let rest = split_rows(&mut next, room)?;
+                self.pending.push_front(Ok(rest));
+            }
+            append_rows(b, &next)?;
+        }
+    }
+}
+
+/// Whether `b` can be joined to `a`: the same device with the same columns.
+fn same_series(a: &DeviceBatch, b: &DeviceBatch) -> bool {
+    a.device == b.device
+        && a.columns.len() == b.columns.len()
+        && a.columns
+            .iter()
+            .zip(&b.columns)
+            .all(|(x, y)| x.name == y.name && x.data_type == y.data_type)
 }
 
 impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> Iterator for QueryStream<R> {
     type Item = Result<DeviceBatch>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let mut b = match self.pending.pop_front() {
-            Some(b) => b,
-            None => loop {
-                if self.limit_reached() {
-                    if self.current.take().is_some() || !self.devices.is_empty() {
-                        let left = self.devices.len() as u64;
-                        self.devices.clear();
-                        for _ in 0..left {
-                            self.explain.devices.skip(Reason::Limit);
-                        }
-                    }
-                    return None;
-                }
-                match self.next_raw()? {
-                    Ok(b) => match self.cut(b) {
-                        Ok(Some(b)) => break b,
-                        Ok(None) => continue,
-                        Err(e) => return Some(Err(e)),
-                    },
-                    Err(e) => return Some(Err(e)),
-                }
-            },
+        let mut b = match self.next_cut()? {
+            Ok(b) => b,
+            Err(e) => return Some(Err(e)),
         };
         if let Some(n) = self.query.batch_size {
-            if b.len() > n {
-                match split_rows(&mut b, n) {
-                    Ok(rest) => self.pending.push_back(rest),
-                    Err(e) => return Some(Err(e)),
-                }
+            if let Err(e) = self.fill(&mut b, n) {
+                return Some(Err(e));
             }
         }
         self.explain.rows_returned += b.len() as u64;

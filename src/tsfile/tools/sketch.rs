@@ -14,9 +14,10 @@ use std::fmt::Write as _;
 
 use super::layout::{index_layout, scan_data, ChunkLayout, DataLayout, IndexLayout};
 use super::meta_json::{set_key, statistics_json};
-use super::metadata::{FileMetadata, MAGIC};
 use crate::source::ByteSource;
+use crate::tsfile::format::MAGIC;
 use crate::tsfile::format::{ChunkKind, DataType, MetadataIndexNode, NodeEntries, Statistics};
+use crate::tsfile::read::metadata::FileMetadata;
 use crate::{ErrorKind, Limits, Result};
 use serde_json::{json, Map, Value as Json};
 
@@ -40,7 +41,7 @@ pub struct Sketch {
 /// Reads the layout of `src`.
 ///
 /// ```
-/// use colfile::tsfile::sketch::sketch;
+/// use colfile::tsfile::tools::sketch::sketch;
 /// let bytes = std::fs::read("fixtures/tsfile/basic.tsfile")?;
 /// let s = sketch(&bytes, &colfile::Limits::default())?;
 /// assert_eq!(s.to_json()["separator_offset"], 333);

@@ -2,9 +2,9 @@
 //! payload decompressed to exactly the size its header declares (`spec/tsfile.md` §5.3–5.4).
 //! Every size is checked against the file and the [`Limits`] before anything is allocated.
 
-use super::compression::PageCodecs;
 use crate::cursor::Cursor;
 use crate::source::ByteSource;
+use crate::tsfile::encoding::compression::PageCodecs;
 use crate::tsfile::format::headers::{ChunkHeader, PageHeader};
 use crate::tsfile::format::statistics::Statistics;
 use crate::tsfile::format::{Compression, Physical};

@@ -3,15 +3,15 @@
 //! `colfile cat --format dump` and by the tests that compare with the oracle's expected
 //! files, so both sides print exactly the same way.
 
-use super::batch::DeviceBatch;
 use super::json::{write_tag_members, write_value, FloatStyle};
-use super::reader::{Query, TsFileReader};
-use super::value::ValueRef;
+use crate::Result;
 use crate::json_text::write_str;
 use crate::source::ByteSource;
-use crate::tsfile::format::schema::TableSchema;
 use crate::tsfile::format::DataType;
-use crate::Result;
+use crate::tsfile::format::batch::DeviceBatch;
+use crate::tsfile::format::schema::TableSchema;
+use crate::tsfile::format::value::ValueRef;
+use crate::tsfile::read::reader::{Query, TsFileReader};
 use serde_json::Value as Json;
 
 /// Appends one row in the dump format: `tree` selects the tree-model form (`device`, no

@@ -7,12 +7,12 @@ use std::io::Write;
 
 use crate::tsfile::format::device::java_str_cmp;
 use crate::tsfile::format::footer::default_properties;
+use crate::tsfile::format::MAGIC;
 use crate::tsfile::format::{
     BloomFilter, ChunkMetadata, DataType, DeviceEntry, DeviceId, MeasurementEntry,
     MetadataIndexNode, NodeEntries, NodeType, Statistics, TableSchema, TailBytes,
     TimeseriesMetadata, TsFileMetadata,
 };
-use crate::tsfile::metadata::MAGIC;
 use crate::{Error, Result};
 
 /// What [`write_index`] needs besides the output and its position.

@@ -4,7 +4,7 @@
 //! together to [`Limits::max_chunk_points`]. Every reader of pages (queries, `verify`,
 //! `recover`) decodes through one of these.
 
-use super::encoding::is_overflow;
+use crate::tsfile::encoding::is_overflow;
 use crate::{Error, Limits, Result};
 
 /// The point budget of one chunk, spent page by page.
@@ -77,7 +77,7 @@ impl ChunkPoints {
 mod tests {
     use super::*;
     use crate::tsfile::format::Encoding;
-    use crate::tsfile::page::decode_times;
+    use crate::tsfile::encoding::page::decode_times;
     use crate::ErrorKind;
 
     /// One TS_2DIFF block of width 0 claiming `n + 1` timestamps in 24 bytes.

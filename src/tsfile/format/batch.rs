@@ -1,9 +1,9 @@
-//! [`DeviceBatch`]: what the reader returns — consecutive rows of one device, column by
-//! column. Each [`Column`] keeps its non-null values packed in a [`Values`] run plus a
+//! [`DeviceBatch`]: what the reader returns and the writer's batch path takes — consecutive
+//! rows of one device, column by column. Each [`Column`] keeps its non-null values packed in a [`Values`] run plus a
 //! presence mask, the shape that Arrow arrays (values + validity) are built from.
 
-use super::column::Values;
 use super::value::ValueRef;
+use super::values::Values;
 use crate::tsfile::format::{DataType, DeviceId};
 
 /// One column of a batch.

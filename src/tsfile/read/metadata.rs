@@ -27,10 +27,7 @@ pub(crate) struct FileParts<'a, S: ?Sized> {
     pub limits: &'a Limits,
 }
 
-/// `TsFile`, at both ends of a file.
-pub const MAGIC: &[u8; 6] = b"TsFile";
-/// The format version byte this crate reads and writes.
-pub const VERSION: u8 = 4;
+pub use crate::tsfile::format::{MAGIC, VERSION};
 
 /// A device found in the index: its id and the byte range of its measurement-level root.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +41,7 @@ pub struct DeviceIndex {
 /// A file's footer, and the means to walk its index.
 ///
 /// ```
-/// use colfile::tsfile::metadata::FileMetadata;
+/// use colfile::tsfile::FileMetadata;
 /// let bytes = std::fs::read("fixtures/tsfile/basic.tsfile")?;
 /// let m = FileMetadata::read(&bytes, &colfile::Limits::default())?;
 /// assert_eq!(m.tables().collect::<Vec<_>>(), ["weather"]);

@@ -5,7 +5,7 @@
 //! and its statistics recomputed from its values (single-page chunks carry none). The scan
 //! stops at the first chunk group that is cut off or does not parse or decode; the bytes of
 //! every earlier record are copied unchanged (so chunk offsets stay valid) and a new
-//! metadata section is written with the writer's own code ([`index_writer`]):
+//! metadata section is written with the writer's own code (`writer::index`):
 //! TimeseriesMetadata, index tree, Bloom filter, table schemas and footer.
 //!
 //! What counts as complete: a chunk group is kept only once the marker of the record after
@@ -32,9 +32,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use super::index_writer;
 use super::layout::scan_data_with;
-use super::metadata::FileMetadata;
 use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
 use crate::source::ByteSource;
 use crate::tsfile::format::device::java_str_cmp;
@@ -43,6 +41,8 @@ use crate::tsfile::format::{
     ChunkKind, ChunkMetadata, ColumnCategory, DataType, DeviceId, MeasurementSchema, Statistics,
     TableColumn, TableSchema, TimeseriesMetadata,
 };
+use crate::tsfile::read::metadata::FileMetadata;
+use crate::tsfile::writer::index as index_writer;
 use crate::{Error, ErrorKind, Limits, Result};
 
 /// Options of [`recover_with`].

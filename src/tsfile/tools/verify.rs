@@ -14,11 +14,11 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::layout::{index_layout, scan_data_with, IndexLayout};
-use super::metadata::FileMetadata;
 use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
 use crate::source::ByteSource;
 use crate::tsfile::format::device::java_str_cmp;
 use crate::tsfile::format::{DataType, DeviceId, Statistics};
+use crate::tsfile::read::metadata::FileMetadata;
 use crate::{Error, ErrorKind, Limits, Result};
 
 /// What a [`Problem`] is about.
@@ -214,7 +214,7 @@ struct Found {
 /// Checks everything about `src` (see the module docs).
 ///
 /// ```
-/// use colfile::tsfile::verify::{verify, VerifyOptions};
+/// use colfile::tsfile::{verify, VerifyOptions};
 /// let bytes = std::fs::read("fixtures/tsfile/basic.tsfile")?;
 /// let report = verify(&bytes, &VerifyOptions::default())?;
 /// assert!(report.is_ok(), "{:?}", report.problems);

@@ -8,12 +8,13 @@
 
 use crate::cursor::Cursor;
 use crate::source::ByteSource;
-use crate::tsfile::chunk_reader::RawChunk;
 use crate::tsfile::format::{
     ChunkHeader, DeviceId, Marker, MetadataIndexNode, NodeEntries, NodeType, PageHeader,
     TimeseriesMetadata,
 };
-use crate::tsfile::metadata::{FileMetadata, INLINE_ROOT, MAGIC, VERSION};
+use crate::tsfile::format::{MAGIC, VERSION};
+use crate::tsfile::read::chunk_reader::RawChunk;
+use crate::tsfile::read::metadata::{FileMetadata, INLINE_ROOT};
 use crate::{Error, ErrorKind, Limits, Result};
 
 /// One page header of a chunk.
@@ -124,7 +125,7 @@ impl DataLayout {
 /// Scans the data section of `src` from offset 7 (see [`scan_data_with`]).
 ///
 /// ```
-/// use colfile::tsfile::layout::scan_data;
+/// use colfile::tsfile::tools::layout::scan_data;
 /// let bytes = std::fs::read("fixtures/tsfile/basic.tsfile")?;
 /// let data = scan_data(&bytes, &colfile::Limits::default())?;
 /// assert_eq!(data.groups.len(), 2);
@@ -361,8 +362,8 @@ pub struct IndexLayout {
 /// [`Limits::max_index_depth`](crate::Limits::max_index_depth) a limit error.
 ///
 /// ```
-/// use colfile::tsfile::layout::index_layout;
-/// use colfile::tsfile::metadata::FileMetadata;
+/// use colfile::tsfile::tools::layout::index_layout;
+/// use colfile::tsfile::FileMetadata;
 /// let bytes = std::fs::read("fixtures/tsfile/basic.tsfile")?;
 /// let meta = FileMetadata::read(&bytes, &colfile::Limits::default())?;
 /// let index = index_layout(&bytes, &meta)?;

@@ -2,9 +2,9 @@
 //! stream and a value stream), aligned time pages, and aligned value pages (a position count,
 //! an MSB-first presence bitmap, then the non-null values).
 
-use super::column::Values;
-use super::encoding;
 use crate::cursor::Cursor;
+use crate::tsfile::encoding;
+use crate::tsfile::format::values::Values;
 use crate::tsfile::format::{DataType, Encoding};
 use crate::{Error, Result};
 

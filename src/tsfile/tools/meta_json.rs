@@ -3,13 +3,13 @@
 //! series, their chunks and statistics.
 
 use super::json::{write_value, FloatStyle};
-use super::reader::TsFileReader;
-use super::value::ValueRef;
+use crate::Result;
 use crate::json_text::push_hex;
 use crate::source::ByteSource;
 use crate::tsfile::format::statistics::{StatValues, Statistics};
+use crate::tsfile::format::value::ValueRef;
 use crate::tsfile::format::{DataType, DeviceId};
-use crate::Result;
+use crate::tsfile::read::reader::TsFileReader;
 use serde_json::{json, Map, Value as Json};
 
 /// Statistics as a JSON object: `count`, `start_time`, `end_time` and the typed fields
@@ -177,7 +177,7 @@ pub fn metadata_json<S: ByteSource>(r: &TsFileReader<S>, full: bool) -> Result<J
         },
     );
     out.insert("properties".into(), Json::Object(props));
-    let devices = r.devices(&super::Query::all())?;
+    let devices = r.devices(&crate::tsfile::Query::all())?;
     let mut devs = Vec::new();
     for d in &devices {
         let mut dj = device_json(d);

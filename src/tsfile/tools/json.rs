@@ -3,9 +3,9 @@
 //! and DOUBLE numbers that round-trip at their width, or `"NaN"`, `"Infinity"`,
 //! `"-Infinity"`; TEXT and STRING strings; BLOB lowercase hex; DATE `"YYYY-MM-DD"`; null.
 
-use super::value::{date_to_string, parse_date, Value, ValueRef};
 use crate::json_text::{parse_hex, push_hex, write_str};
 use crate::tsfile::format::DataType;
+use crate::tsfile::format::value::{date_to_string, parse_date, Value, ValueRef};
 use crate::{Error, Result};
 use serde_json::Value as Json;
 use std::fmt::Write as _;
@@ -23,7 +23,7 @@ pub enum FloatStyle {
 ///
 /// ```
 /// use colfile::tsfile::format::DataType;
-/// use colfile::tsfile::json::{write_value, FloatStyle};
+/// use colfile::tsfile::tools::json::{write_value, FloatStyle};
 /// use colfile::tsfile::ValueRef;
 /// let mut s = String::new();
 /// write_value(DataType::Date, ValueRef::Int32(20240229), FloatStyle::Shortest, &mut s);

@@ -5,9 +5,9 @@
 use std::borrow::Cow;
 
 use super::chunk_reader::{decompress_payload, RawChunk, CHUNK_HEADER_WINDOW, WHOLE_WINDOW};
-use super::compression::PageCodecs;
 use crate::cursor::Cursor;
 use crate::source::ByteSource;
+use crate::tsfile::encoding::compression::PageCodecs;
 use crate::tsfile::format::headers::PageHeader;
 use crate::tsfile::format::statistics::Statistics;
 use crate::{Error, ErrorKind, Limits, Result};

@@ -4,21 +4,21 @@
 
 use std::collections::VecDeque;
 
-use super::batch::DeviceBatch;
 use super::chunk_reader::check_type;
 use super::chunk_reader::overlaps;
-use super::column::Values;
-use super::compression::PageCodecs;
 use super::explain::{Explain, Reason};
 use super::metadata::FileParts;
-use super::page;
 use super::pages::PagedChunk;
 use super::plan::DevicePlan;
 use super::plan::{chunks_of, ChunkRef};
 use super::points::ChunkPoints;
 use super::query::Query;
 use crate::source::ByteSource;
+use crate::tsfile::encoding::compression::PageCodecs;
+use crate::tsfile::encoding::page;
+use crate::tsfile::format::batch::DeviceBatch;
 use crate::tsfile::format::headers::ChunkKind;
+use crate::tsfile::format::values::Values;
 use crate::tsfile::format::{Encoding, Statistics};
 use crate::{Error, Result};
 
@@ -168,7 +168,7 @@ fn drain_values(v: &mut Values, n: usize) {
         Values::Float(x) => drop(x.drain(..n.min(x.len()))),
         Values::Double(x) => drop(x.drain(..n.min(x.len()))),
         Values::Binary(x) => {
-            let kept: super::column::BinaryValues = x.iter().skip(n).collect();
+            let kept: crate::tsfile::format::values::BinaryValues = x.iter().skip(n).collect();
             *x = kept;
         }
     }

@@ -3,7 +3,7 @@
 //! writer stores a node after everything it points at); every entry's key is the first key
 //! of what it points at — the first device of a device-level child, the first measurement
 //! of a measurement-level child or of the TimeseriesMetadata run under a
-//! LEAF_MEASUREMENT entry. The walk itself ([`index_layout`](crate::tsfile::layout::index_layout))
+//! LEAF_MEASUREMENT entry. The walk itself ([`index_layout`](crate::tsfile::tools::layout::index_layout))
 //! already rejects child offsets that do not increase or leave the metadata region.
 //!
 //! Problems are located at the entry's byte offset when the node lies between the separator
@@ -14,8 +14,8 @@ use std::fmt;
 use super::{Check, Problem, VerifyReport};
 use crate::tsfile::format::device::java_str_cmp;
 use crate::tsfile::format::{DeviceId, NodeEntries, NodeType};
-use crate::tsfile::layout::{IndexLayout, NodeLayout};
-use crate::tsfile::metadata::FileMetadata;
+use crate::tsfile::read::metadata::FileMetadata;
+use crate::tsfile::tools::layout::{IndexLayout, NodeLayout};
 
 /// An index key: a device or a measurement.
 #[derive(PartialEq)]

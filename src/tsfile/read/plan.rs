@@ -2,19 +2,19 @@
 //! columns plus those only the filter needs — and the verdicts that skip a whole device (its
 //! tags, its series' time and value statistics) before any chunk is read.
 
-use super::batch::{Column, DeviceBatch};
 use super::chunk_reader::overlaps;
 use super::explain::Reason;
 use super::filter::{test_stats, test_value, Filter, Tri};
 use super::metadata::{DeviceIndex, FileParts};
 use super::query::Query;
 use super::rows::{retain_rows, row_mask};
-use super::value::ValueRef;
+use crate::Result;
 use crate::source::ByteSource;
+use crate::tsfile::format::batch::{Column, DeviceBatch};
 use crate::tsfile::format::index::TimeseriesMetadata;
 use crate::tsfile::format::statistics::Statistics;
+use crate::tsfile::format::value::ValueRef;
 use crate::tsfile::format::{ColumnCategory, DataType, DeviceId, TableSchema};
-use crate::Result;
 
 /// A chunk's header offset and its statistics, when known.
 pub(super) type ChunkRef = (u64, Option<Statistics>);

@@ -1,7 +1,7 @@
 //! Single TsFile values: [`Value`] (owned; what writers take row by row) and [`ValueRef`]
 //! (borrowed from decoded [`Values`]; what readers hand out row by row).
 
-use super::column::Values;
+use super::values::Values;
 use crate::tsfile::format::{DataType, Physical};
 use crate::{Error, Result};
 

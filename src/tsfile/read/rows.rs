@@ -1,11 +1,11 @@
 //! Row selection inside a [`DeviceBatch`]: the time range and a [`Filter`] evaluated row by
-//! row, keeping a subset of rows, and cutting a batch in two.
+//! row, keeping a subset of rows, cutting a batch in two and joining two of one device.
 
-use super::batch::{Column, DeviceBatch};
-use super::column::Values;
 use super::filter::{matches, Filter};
-use super::value::ValueRef;
-use crate::Result;
+use crate::tsfile::format::batch::{Column, DeviceBatch};
+use crate::tsfile::format::value::ValueRef;
+use crate::tsfile::format::values::Values;
+use crate::{Error, Result};
 
 /// Which rows of `batch` pass the time range `start..=end` and `filter`. `tags` are the
 /// device's tag values (all of them, selected or not); the filter's FIELD columns must be
@@ -118,6 +118,41 @@ pub fn split_rows(batch: &mut DeviceBatch, n: usize) -> Result<DeviceBatch> {
     Ok(tail)
 }
 
+/// The presence flags of `c` over `rows` rows, spelt out (an empty mask means all present).
+fn flags(c: &Column, rows: usize) -> Vec<bool> {
+    if c.present.is_empty() {
+        vec![true; rows]
+    } else {
+        c.present.clone()
+    }
+}
+
+/// Appends the rows of `tail` (the same device, later rows, the same columns) to `head`.
+pub fn append_rows(head: &mut DeviceBatch, tail: &DeviceBatch) -> Result<()> {
+    if head.columns.len() != tail.columns.len() {
+        return Err(Error::invalid(
+            "batches of one device with different columns",
+        ));
+    }
+    let (n, m) = (head.len(), tail.len());
+    for (a, b) in head.columns.iter_mut().zip(&tail.columns) {
+        if a.name != b.name || a.data_type != b.data_type {
+            return Err(Error::invalid(format!(
+                "batches of one device with columns {} and {}",
+                a.name, b.name
+            )));
+        }
+        a.values.extend_from(&b.values, 0..b.values.len())?;
+        if !(a.present.is_empty() && b.present.is_empty()) {
+            let mut p = flags(a, n);
+            p.extend(flags(b, m));
+            a.present = p;
+        }
+    }
+    head.times.extend_from_slice(&tail.times);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +206,29 @@ mod tests {
                 assert_eq!(joined, rows(&whole), "len {len} split at {n}");
             }
         }
+    }
+
+    #[test]
+    fn split_then_append_gives_the_batch_back() {
+        let whole = batch(7);
+        for k in 0..=7 {
+            let mut head = whole.clone();
+            let tail = split_rows(&mut head, k).unwrap();
+            append_rows(&mut head, &tail).unwrap();
+            assert_eq!(head, whole, "cut at {k}");
+        }
+        let mut dense = batch(2);
+        dense.columns[1].present.clear();
+        dense.columns[1].values = Values::for_type(DataType::String).unwrap();
+        dense.columns[1].values.push(ValueRef::Binary(b"a")).unwrap();
+        dense.columns[1].values.push(ValueRef::Binary(b"b")).unwrap();
+        let sparse = batch(2);
+        append_rows(&mut dense, &sparse).unwrap();
+        assert_eq!(dense.columns[1].present, [true, true, true, false]);
+        let mut other = batch(1);
+        other.columns[0].name = "w".into();
+        assert!(append_rows(&mut dense, &other).is_err());
+        other.columns.pop();
+        assert!(append_rows(&mut dense, &other).is_err());
     }
 }

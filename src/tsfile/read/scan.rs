@@ -6,19 +6,19 @@
 //! their value statistics; multi-page chunks that may lose pages have only their page
 //! headers read, then the payloads of the pages kept. Rows are filtered after decoding.
 
-use super::batch::{Column, DeviceBatch};
 use super::chunk_reader::{check_type, overlaps};
-use super::compression::PageCodecs;
 use super::explain::{Explain, Reason};
 use super::filter::Tri;
 use super::merge::{next_non_aligned, SeriesCursor};
 use super::metadata::FileParts;
-use super::page;
 use super::pages::PagedChunk;
 use super::plan::{chunks_of, ChunkRef, DevicePlan};
 use super::points::ChunkPoints;
 use super::query::Query;
 use crate::source::ByteSource;
+use crate::tsfile::encoding::compression::PageCodecs;
+use crate::tsfile::encoding::page;
+use crate::tsfile::format::batch::{Column, DeviceBatch};
 use crate::tsfile::format::headers::ChunkKind;
 use crate::{Error, Result};
 

@@ -1,4 +1,4 @@
-//! [`Filter`]: the row predicates of a [`Query`](super::Query) — comparisons on TAG and FIELD
+//! [`Filter`]: the row predicates of a [`Query`](crate::tsfile::Query) — comparisons on TAG and FIELD
 //! columns combined with and/or/not — their evaluation on rows, and their three-valued
 //! evaluation against [`Statistics`] that lets the reader skip devices, chunks and pages.
 //!
@@ -9,8 +9,8 @@
 
 use std::cmp::Ordering;
 
-use super::value::{Value, ValueRef};
 use crate::tsfile::format::statistics::{StatValues, Statistics};
+use crate::tsfile::format::value::{Value, ValueRef};
 use crate::tsfile::format::{DataType, Physical};
 use crate::{Error, Result};
 

@@ -27,7 +27,7 @@ use crate::{Error, Limits, Result};
 /// ```
 /// use colfile::compress::{Algorithm, Framing};
 /// use colfile::tsfile::format::Compression;
-/// use colfile::tsfile::compression::page_codec;
+/// use colfile::tsfile::encoding::compression::page_codec;
 ///
 /// assert_eq!(page_codec(Compression::Lz4)?, Some((Algorithm::Lz4, Framing::Raw)));
 /// assert_eq!(page_codec(Compression::Uncompressed)?, None);
@@ -65,7 +65,7 @@ const SLOTS: usize = 10;
 ///
 /// ```
 /// use colfile::tsfile::format::Compression;
-/// use colfile::tsfile::compression::PageCodecs;
+/// use colfile::tsfile::encoding::compression::PageCodecs;
 ///
 /// let mut codecs = PageCodecs::new();
 /// let page = b"1700000000000,1700000001000,1700000002000,1700000003000";

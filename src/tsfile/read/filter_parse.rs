@@ -1,21 +1,10 @@
-//! Parsing a [`Filter`] from text, for command lines:
-//!
-//! ```text
-//! expr    := and ("or" and)*
-//! and     := unary ("and" unary)*
-//! unary   := "not" unary | "(" expr ")" | column rest
-//! rest    := op literal | "is" ["not"] "null" | ["not"] "between" literal "and" literal
-//! op      := = | == | != | <> | < | <= | > | >=
-//! literal := number | 'text' | "text" | true | false | bare-word (as text)
-//! ```
-//!
-//! Keywords are matched without regard to case. Integers become INT64 literals and other
-//! numbers DOUBLE ones; both compare with any numeric column by value.
+//! Parsing a [`Filter`] from text, for command lines: `impl FromStr for Filter`, whose docs
+//! give the grammar.
 
 use std::str::FromStr;
 
 use super::filter::{CmpOp, Filter};
-use super::value::Value;
+use crate::tsfile::format::value::Value;
 use crate::{Error, Result};
 
 /// A token: a word, a quoted string, a number, or punctuation.
@@ -210,7 +199,19 @@ impl Parser<'_> {
 impl FromStr for Filter {
     type Err = Error;
 
-    /// Parses the grammar of [`filter_parse`](crate::tsfile::filter_parse).
+    /// Parses a filter from text:
+    ///
+    /// ```text
+    /// expr    := and ("or" and)*
+    /// and     := unary ("and" unary)*
+    /// unary   := "not" unary | "(" expr ")" | column rest
+    /// rest    := op literal | "is" ["not"] "null" | ["not"] "between" literal "and" literal
+    /// op      := = | == | != | <> | < | <= | > | >=
+    /// literal := number | 'text' | "text" | true | false | bare-word (as text)
+    /// ```
+    ///
+    /// Keywords are matched without regard to case. Integers become INT64 literals and other
+    /// numbers DOUBLE ones; both compare with any numeric column by value.
     ///
     /// ```
     /// use colfile::tsfile::{Filter, Value};

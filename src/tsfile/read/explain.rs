@@ -61,7 +61,7 @@ impl Level {
     }
 }
 
-/// A query's pruning report (see [`QueryIter::explain`](super::QueryIter::explain)).
+/// A query's pruning report (see [`QueryIter::explain`](crate::tsfile::QueryIter::explain)).
 ///
 /// An aligned (table-model) device counts a time chunk and the value chunks paired with it
 /// as one chunk, and a time page with its value pages as one page; a non-aligned (tree)

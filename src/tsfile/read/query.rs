@@ -1,9 +1,9 @@
-//! [`Query`]: what a [`TsFileReader`](super::TsFileReader) scan returns — a table or some
+//! [`Query`]: what a [`TsFileReader`](crate::tsfile::TsFileReader) scan returns — a table or some
 //! devices, some columns, a time range, a [`Filter`] on TAG and FIELD columns, an offset, a
 //! limit and a batch size.
 
 use super::filter::{CmpOp, Filter};
-use super::value::Value;
+use crate::tsfile::format::value::Value;
 use crate::tsfile::format::{ColumnCategory, DeviceId, TableSchema};
 use crate::{Error, Result};
 
@@ -116,7 +116,10 @@ impl Query {
         self.limit = Some(n);
         self
     }
-    /// At most `n` rows per batch (`n` ≥ 1; by default a batch is a chunk's rows).
+    /// Batches of `n` rows (`n` ≥ 1): a device's rows are cut at `n` and joined across
+    /// chunks and pages up to `n`, so a batch is shorter only where a device's rows end (or
+    /// the limit, or before an error). By default a batch is what the scan decoded at once
+    /// (about a chunk's or a page's rows).
     pub fn batch_size(mut self, n: usize) -> Self {
         self.batch_size = Some(n.max(1));
         self

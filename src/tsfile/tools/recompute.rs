@@ -5,12 +5,12 @@
 
 use std::collections::HashSet;
 
-use super::chunk_reader::RawChunk;
-use super::column::Values;
-use super::compression::PageCodecs;
-use super::page;
-use super::points::ChunkPoints;
+use crate::tsfile::encoding::compression::PageCodecs;
+use crate::tsfile::encoding::page;
+use crate::tsfile::format::values::Values;
 use crate::tsfile::format::{ChunkKind, DataType, Encoding, StatValues, Statistics};
+use crate::tsfile::read::chunk_reader::RawChunk;
+use crate::tsfile::read::points::ChunkPoints;
 use crate::{Error, Limits, Result};
 
 /// Statistics recomputed from one chunk's decoded values.
