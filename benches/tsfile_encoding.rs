@@ -6,7 +6,7 @@
 //!
 //! `cargo bench --bench tsfile_encoding [-- <filter>]`, e.g. `-- decode/`.
 
-use colfile::tsfile::compression::PageCodecs;
+use colfile::tsfile::encoding::compression::PageCodecs;
 use colfile::tsfile::encoding::{
     decode, decode_gorilla_f64, decode_ts2diff_i64, encode, EncodeOptions,
 };

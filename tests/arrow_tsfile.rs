@@ -27,7 +27,7 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::{ArrowError, DataType as ArrowType, Field, TimeUnit};
 use colfile::arrow::{TsFileArrowReader, TSFILE_CATEGORY_KEY, TSFILE_TYPE_KEY};
 use colfile::tsfile::format::DataType;
-use colfile::tsfile::json::{write_value, FloatStyle};
+use colfile::tsfile::tools::json::{write_value, FloatStyle};
 use colfile::tsfile::{Query, TsFileReader, ValueRef};
 use common::tsdump::{canon, ts_fixtures_dir};
 use serde_json::Value as Json;

@@ -17,7 +17,7 @@ mod ts_data_gen;
 mod ts_gen;
 
 use colfile::rcfile::{ColumnBatch, Reader, RowReader, Schema, Serde};
-use colfile::tsfile::verify::{verify, VerifyOptions};
+use colfile::tsfile::{verify, VerifyOptions};
 use colfile::tsfile::{Query, TsFileReader};
 use expect::{expect, Expect, Kind::*, Pos::*};
 use gen::{Format, Made};

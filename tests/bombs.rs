@@ -31,7 +31,7 @@ mod rc;
 
 use colfile::compress::{check_plain_len, new_codec, Algorithm, Codec, Framing, HadoopCodec};
 use colfile::rcfile::{Reader, Writer};
-use colfile::tsfile::sketch::sketch;
+use colfile::tsfile::tools::sketch::sketch;
 use colfile::tsfile::{Query, TsFileReader};
 use colfile::{Error, ErrorKind, Limits};
 use counting_alloc::{measure, Usage};
@@ -575,7 +575,7 @@ fn amplification_fixtures_fail_within_100_mb_at_default_limits() {
     assert!(rows.is_err(), "{name}: {rows:?}");
     assert!(usage.peak_live < MOST, "{name}: {usage:?}");
     let (_, usage) = timed(name, || {
-        colfile::tsfile::verify::verify(bytes.as_slice(), &Default::default())
+        colfile::tsfile::verify(bytes.as_slice(), &Default::default())
     });
     assert!(usage.peak_live < MOST, "{name} verify: {usage:?}");
     let (_, usage) = timed(name, || {

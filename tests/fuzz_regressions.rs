@@ -3,7 +3,7 @@
 
 use colfile::tsfile::format::schema::MeasurementSchema;
 use colfile::tsfile::format::{Compression, DataType, Encoding};
-use colfile::tsfile::verify::{verify, VerifyOptions};
+use colfile::tsfile::{verify, VerifyOptions};
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, ValueRef, WriterOptions};
 
 /// tsfile_roundtrip: with a PLAIN time encoding, non-aligned tree devices got PLAIN time

@@ -3,7 +3,7 @@
 
 use colfile_testkit as common;
 
-use colfile::tsfile::chunk_reader::RawChunk;
+use colfile::tsfile::read::chunk_reader::RawChunk;
 use colfile::tsfile::{Query, TsFileReader};
 use colfile::{ErrorKind, Limits};
 use common::tsdump::ts_fixtures_dir;

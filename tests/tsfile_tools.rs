@@ -18,15 +18,15 @@ use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchem
 use colfile::tsfile::format::{
     ColumnCategory, Compression, DataType, DeviceId, Encoding, TailBytes, TimeseriesMetadata,
 };
-use colfile::tsfile::index_writer::{write_index, IndexInput};
-use colfile::tsfile::json::{write_value, FloatStyle};
-use colfile::tsfile::layout::scan_data;
-use colfile::tsfile::metadata::FileMetadata;
-use colfile::tsfile::recover::{recover_with, RecoverOptions};
-use colfile::tsfile::sketch::sketch;
-use colfile::tsfile::verify::{verify, Check, Problem, VerifyOptions};
+use colfile::tsfile::tools::json::{write_value, FloatStyle};
+use colfile::tsfile::tools::layout::scan_data;
+use colfile::tsfile::tools::sketch::sketch;
+use colfile::tsfile::writer::index::{write_index, IndexInput};
+use colfile::tsfile::FileMetadata;
 use colfile::tsfile::WriterOptions;
 use colfile::tsfile::{recover, Query, TsFileReader, TsFileWriter, Value, ValueRef};
+use colfile::tsfile::{recover_with, RecoverOptions};
+use colfile::tsfile::{verify, Check, Problem, VerifyOptions};
 use colfile::Limits;
 use common::load;
 use common::tsdump::{compare_dumps, parse_lines, ts_fixture_names, ts_fixtures_dir};

@@ -4,7 +4,7 @@
 
 use colfile_testkit as common;
 
-use colfile::tsfile::encoding::supports;
+use colfile::tsfile::encoding_supports;
 use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions};
@@ -77,7 +77,7 @@ fn arb_col() -> impl Strategy<Value = Col> {
         "encoding must support the type",
         |(t, e, c)| {
             let (t, enc) = (TYPES[t], ENCODINGS[e]);
-            supports(enc, t).then_some(Col {
+            encoding_supports(enc, t).then_some(Col {
                 t,
                 enc,
                 comp: COMPRESSIONS[c],

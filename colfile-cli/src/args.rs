@@ -9,8 +9,14 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// Options shared by `cat` and `scan`.
+#[derive(Clone)]
 pub struct ReadArgs {
+    /// The file read (the first of `paths`, or the one a multi-file command is on).
     pub file: PathBuf,
+    /// Every FILE or DIR argument, in order (multi.rs expands directories).
+    pub paths: Vec<PathBuf>,
+    /// Several files are printed as one: the CSV header only before the first.
+    pub skip_csv_header: bool,
     pub schema: Option<String>,
     pub serde: Option<String>,
     pub serde_props: Vec<(String, String)>,
@@ -37,6 +43,8 @@ pub struct ReadArgs {
     pub limits: Limits,
     /// `cat --format csv` (and `convert`'s CSV input and output): [`CSV_FLAGS`].
     pub csv: CsvOptions,
+    /// `scan`: `Some(true)` for `--progress`, `Some(false)` for `--no-progress`.
+    pub progress: Option<bool>,
 }
 
 /// Flags of the read commands (`cat`, `scan`, `verify`, `recover`) that set [`Limits`]:
@@ -105,6 +113,8 @@ impl ReadArgs {
         let mut p = lexopt::Parser::from_args(args);
         let mut a = ReadArgs {
             file: PathBuf::new(),
+            paths: Vec::new(),
+            skip_csv_header: false,
             schema: None,
             serde: None,
             serde_props: Vec::new(),
@@ -124,8 +134,8 @@ impl ReadArgs {
             explain: false,
             limits: Limits::default(),
             csv: CsvOptions::default(),
+            progress: None,
         };
-        let mut file = None;
         let mut ddl_serde = None;
         while let Some(arg) = p.next()? {
             match arg {
@@ -167,11 +177,17 @@ impl ReadArgs {
                 Long("where") => a.filter = Some(string(p.value()?)?),
                 Long("offset") if is_cat => a.offset = Some(p.value()?.parse()?),
                 Long("explain") => a.explain = true,
-                Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
+                Long("progress") if !is_cat => a.progress = Some(true),
+                Long("no-progress") if !is_cat => a.progress = Some(false),
+                Value(v) => a.paths.push(PathBuf::from(v)),
                 _ => return Err(arg.unexpected().into()),
             }
         }
-        a.file = file.ok_or_else(|| Failure::usage("missing FILE"))?;
+        a.file = a
+            .paths
+            .first()
+            .cloned()
+            .ok_or_else(|| Failure::usage("missing FILE"))?;
         if a.serde.is_none() {
             a.serde = ddl_serde;
         }
@@ -238,6 +254,8 @@ pub struct WriteArgs {
     pub validate: bool,
     /// fsync the file before renaming it into place, and its directory after.
     pub fsync: bool,
+    /// `Some(true)`: `--progress`, `Some(false)`: `--no-progress`.
+    pub progress: Option<bool>,
     pub time_zone: Option<String>,
     pub calendar: Option<String>,
     /// TsFile options.
@@ -291,6 +309,7 @@ impl WriteArgs {
             input: None,
             validate: false,
             fsync: false,
+            progress: None,
             time_zone: None,
             calendar: None,
             ts: TsWriteArgs::default(),
@@ -339,6 +358,8 @@ impl WriteArgs {
                 Long("input") => a.input = Some(PathBuf::from(p.value()?)),
                 Long("validate") => a.validate = true,
                 Long("fsync") => a.fsync = true,
+                Long("progress") => a.progress = Some(true),
+                Long("no-progress") => a.progress = Some(false),
                 Long("time-zone") => a.time_zone = Some(string(p.value()?)?),
                 Long("calendar") => a.calendar = Some(string(p.value()?)?),
                 Value(v) if out.is_none() => out = Some(PathBuf::from(v)),

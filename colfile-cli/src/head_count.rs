@@ -47,7 +47,7 @@ pub fn head(args: Vec<OsString>) -> Result<(), Failure> {
     }
     let mut a = ReadArgs::parse(rest, true)?;
     a.limit = Some(rows.unwrap_or(HEAD_DEFAULT_ROWS));
-    crate::read_cmds::cat(a)
+    crate::multi::cat(a)
 }
 
 /// Options of `count`.
@@ -85,32 +85,6 @@ impl CountArgs {
         }
         Ok(a)
     }
-}
-
-/// Is `path` a file `count` takes from a directory (by its extension)?
-fn countable(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "rc" | "rcfile" | "tsfile"))
-}
-
-/// The countable files under `dir`, recursively, in path order.
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
-    let located = |e: std::io::Error| Failure::from(e).context(dir);
-    let mut entries = std::fs::read_dir(dir)
-        .map_err(located)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(located)?;
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_under(&p, out)?;
-        } else if countable(&p) {
-            out.push(p);
-        }
-    }
-    Ok(())
 }
 
 /// The rows of one file: RCFile from the row groups' key sections (no column is read),
@@ -151,15 +125,8 @@ fn ts_rows(src: FileSource, a: &CountArgs) -> colfile::Result<u64> {
 /// `count FILE...`: `N` for one file, else `PATH<TAB>N` per file and `total<TAB>N`.
 pub fn count(args: Vec<OsString>) -> Result<(), Failure> {
     let a = CountArgs::parse(args)?;
-    let single = a.paths.len() == 1 && !a.paths[0].is_dir();
-    let mut files = Vec::new();
-    for p in &a.paths {
-        if p.is_dir() {
-            files_under(p, &mut files)?;
-        } else {
-            files.push(p.clone());
-        }
-    }
+    let single = !crate::multi::is_many(&a.paths);
+    let files = crate::multi::expand(&a.paths, crate::multi::DATA_FILES)?;
     if single {
         return crate::out_line(rows_of(&files[0], &a)?);
     }

@@ -91,6 +91,15 @@ pub const CSV_OPTS: &[Opt] = &[
 
 const EXPLAIN: &[Opt] = &[("--explain", "print the pruning report on stderr")];
 
+/// `--progress` and `--no-progress`, the flags of the long commands (progress.rs).
+pub const PROGRESS: &[Opt] = &[
+    (
+        "--progress",
+        "show progress on stderr (default: when a terminal)",
+    ),
+    ("--no-progress", "never show progress"),
+];
+
 /// The limit flags of `args::LIMIT_FLAGS`.
 pub const LIMITS: &[Opt] = &[
     (
@@ -113,7 +122,7 @@ pub const COMMANDS: &[Help] = &[
     Help {
         name: "cat",
         summary: "print rows as JSON lines or CSV",
-        usage: &["cat FILE [options]"],
+        usage: &["cat FILE|DIR... [options]"],
         options: &[
             ("reading an RCFile", RC_READ),
             (
@@ -133,27 +142,29 @@ pub const COMMANDS: &[Help] = &[
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: concat!(
-            "Limits take a K, M, G or T suffix (powers of 1024); a file that needs more fails \
-with exit code 1.\n",
-            "--schema takes Hive's DDL column form ('id bigint, tags array<string>, price \
-decimal(10,2)': backquoted names, types in any case, COMMENT clauses skipped) as well as \
-name:type; \
-@FILE reads it from a file, which may hold a whole CREATE [EXTERNAL] TABLE statement (its \
-column list is used; PARTITIONED BY columns are not stored in the files and are left out; \
-without --serde, its ROW FORMAT SERDE ColumnarSerDe or LazyBinaryColumnarSerDe sets the serde). \
+        notes: "Several FILEs, or a DIR (its .rc, .rcfile and .tsfile files, recursively, in \
+name order, skipping names that start with . or _ such as Hive's _SUCCESS): their rows one \
+after the other, read with the same options; CSV has one header, --limit counts over all \
+files, --offset applies to each.
+Limits take a K, M, G or T suffix (powers of 1024); a file that needs more fails with exit \
+code 1.
+--schema takes Hive's DDL column form ('id bigint, tags array<string>, price decimal(10,2)': \
+backquoted names, types in any case, COMMENT clauses skipped) as well as name:type; @FILE \
+reads it from a file, which may hold a whole CREATE [EXTERNAL] TABLE statement (its column \
+list is used; PARTITIONED BY columns are not stored in the files and are left out; without \
+--serde, its ROW FORMAT SERDE ColumnarSerDe or LazyBinaryColumnarSerDe sets the serde).
 CSV has one header: a TsFile whose selected tables or devices have different columns fails \
 before printing anything (pick one with --table or --columns); nested Hive values are written \
-as their JSON text."
-        ),
+as their JSON text.",
         examples: &[
             "colfile cat fixtures/tsfile/basic.tsfile --limit 3",
+            "colfile cat fixtures/tsfile/basic.tsfile fixtures/tsfile/tree_basic.tsfile --limit 12",
             "colfile cat fixtures/tsfile/basic.tsfile --tag city=beijing --format csv",
             "colfile cat fixtures/tsfile/basic.tsfile --format csv --delimiter ';' --null NULL",
             "colfile cat fixtures/rcfile/nested_binary.rc --schema 'aa array<array<int>>, m map<string,array<struct<p:int,q:map<int,string>>>>, s struct<a:struct<b:struct<c:array<string>>>>, u uniontype<int,string,array<int>,struct<x:double>>, mm map<int,map<string,boolean>>'",
             "colfile cat fixtures/rcfile/edge_values_text.rc --limit 2 --max-alloc 64M",
         ],
-        overview: "  cat FILE     print rows as JSON lines or CSV
+        overview: "  cat FILE|DIR...  print rows as JSON lines or CSV (several files: one after the other)
                [--schema S] [--serde text|binary] [--serde-prop k=v]... [--columns a,b]
                [--format jsonl|csv] [--limit N] [--time-zone Z] [--calendar proleptic|hybrid]
                (S: name:type,... or Hive DDL 'a string, b array<int>'; @FILE: from a file,
@@ -170,7 +181,7 @@ as their JSON text."
     Help {
         name: "head",
         summary: "print the first N rows, as `cat --limit N` prints them",
-        usage: &["head FILE [-n N | --rows N] [options]"],
+        usage: &["head FILE|DIR... [-n N | --rows N] [options]"],
         options: &[
             (
                 "",
@@ -193,14 +204,16 @@ as their JSON text."
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: "Takes cat's options but --limit (see colfile cat --help for --schema forms). Limits take a K, M, G or T suffix (powers of \
+        notes: "Takes cat's options but --limit (see colfile cat --help for --schema forms), and \
+like cat several FILEs or a DIR (the first N rows of their rows one after the other). Limits \
+take a K, M, G or T suffix (powers of \
 1024); a file that needs more fails with exit code 1.",
         examples: &[
             "colfile head fixtures/tsfile/basic.tsfile -n 3",
             "colfile head fixtures/rcfile/edge_values_text.rc --rows 2 --format csv",
             "colfile head fixtures/tsfile/basic.tsfile --format csv --delimiter tab --no-header",
         ],
-        overview: "  head FILE    the first rows, as cat --limit N prints them
+        overview: "  head FILE|DIR...  the first rows, as cat --limit N prints them
                [-n N | --rows N]   (default 10; the other options as cat's, but --limit)",
     },
     Help {
@@ -219,7 +232,7 @@ as their JSON text."
             ("", HELP_OPT),
         ],
         notes: "One file: prints N. Several files, or a directory (its .rc, .rcfile and .tsfile \
-files, recursively): PATH<TAB>N per file, then total<TAB>N. RCFile: the row counts of the row \
+files, recursively, skipping names that start with . or _): PATH<TAB>N per file, then total<TAB>N. RCFile: the row counts of the row \
 groups' key sections (no column is read); TsFile: the rows cat prints (every table and device), \
 never the statistics. A file that cannot be read fails with exit code 1 and a located error.",
         examples: &[
@@ -232,7 +245,7 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
     Help {
         name: "scan",
         summary: "decode every selected value and print a JSON summary",
-        usage: &["scan FILE [options]"],
+        usage: &["scan FILE|DIR... [options]"],
         options: &[
             ("reading an RCFile", RC_READ),
             (
@@ -247,17 +260,21 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
             ),
             ("TsFile", TS_QUERY),
             ("", EXPLAIN),
+            ("", PROGRESS),
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: "Prints {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}.",
+        notes: "Prints {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}. Several FILEs, or a \
+DIR (as cat takes them): PATH<TAB>{...} per file, then total<TAB>{...} with the sums.",
         examples: &[
             "colfile scan fixtures/tsfile/basic.tsfile",
             "colfile scan fixtures/rcfile/edge_values_text.rc --raw --threads 2",
             "colfile scan fixtures/tsfile/basic.tsfile --max-chunk-points 1M",
+            "colfile scan fixtures/tsfile/basic.tsfile fixtures/tsfile/tree_basic.tsfile --no-progress",
         ],
-        overview: "  scan FILE    decode every selected value, print a JSON summary
-               {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)",
+        overview: "  scan FILE|DIR...  decode every selected value, print a JSON summary (per file, and a total)
+               {\"rows\":N,\"values\":M,\"bytes\":B,\"seconds\":S}  (same options as cat; --raw: cells only)
+               [--progress|--no-progress]",
     },
     Help {
         name: "meta",
@@ -307,6 +324,7 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
                     "take table schemas from this TsFile instead of inferring them",
                 )],
             ),
+            ("", PROGRESS),
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
@@ -316,7 +334,8 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
             "colfile recover fixtures/bad/tsfile/truncated_mid_chunk.tsfile /tmp/recovered.tsfile --schema-from fixtures/tsfile/basic.tsfile",
         ],
         overview: "  recover IN OUT  TsFile: rebuild a file cut off mid-write from its complete chunk groups
-               [--schema-from FILE.tsfile]   (table schemas to use instead of inferred ones)",
+               [--schema-from FILE.tsfile]   (table schemas to use instead of inferred ones)
+               [--progress|--no-progress]",
     },
     Help {
         name: "sketch",
@@ -336,7 +355,7 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
     Help {
         name: "verify",
         summary: "TsFile: decode every page, check statistics, index and Bloom filter",
-        usage: &["verify FILE [--max-problems N] [limits]"],
+        usage: &["verify FILE|DIR... [--max-problems N] [limits]"],
         options: &[
             (
                 "",
@@ -345,19 +364,27 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
                     "stop after N problems (one located line each)",
                 )],
             ),
+            ("", PROGRESS),
             ("limits", LIMITS),
             ("", HELP_OPT),
         ],
-        notes: "A sound file prints one summary line; otherwise one line per problem and exit code 1.",
+        notes: "A sound file prints one summary line; otherwise one line per problem and exit code 1. \
+Several FILEs, or a DIR (its .tsfile files, recursively, skipping names that start with . or _): \
+each file's lines, then total: N file(s), S sound, P with problems; exit code 1 if any has a \
+problem or cannot be read.",
         examples: &[
             "colfile verify fixtures/tsfile/basic.tsfile",
             "colfile verify fixtures/tsfile/many_devices.tsfile --max-problems 5 --max-alloc 256M",
+            "colfile verify fixtures/tsfile/basic.tsfile fixtures/tsfile/tree_basic.tsfile --progress",
         ],
-        overview: "  verify FILE  TsFile: decode every page, check statistics, index and Bloom filter
-               [--max-problems N]   (exit 1 and one located line per problem)",
+        overview: "  verify FILE|DIR...  TsFile: decode every page, check statistics, index and Bloom filter
+               [--max-problems N]   (exit 1 and one located line per problem)
+               [--progress|--no-progress]   (several files: per file, then a total)",
     },
     crate::help_write::CONVERT,
     crate::help_write::SQL,
+    crate::shell_docs::COMPLETIONS,
+    crate::shell_docs::MAN,
 ];
 
 /// The help of `name`, if it is a command.

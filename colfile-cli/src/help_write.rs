@@ -1,7 +1,7 @@
 //! The help of the commands that write (`write`, `convert`) and of `sql`, kept apart from
 //! help.rs only for its length; `help::COMMANDS` lists them with the others.
 
-use crate::help::{Help, Opt, HELP_OPT, RC_READ, TS_QUERY};
+use crate::help::{Help, Opt, HELP_OPT, PROGRESS, RC_READ, TS_QUERY};
 
 /// `write`'s and `convert`'s RCFile output flags.
 const RC_OUT: &[Opt] = &[
@@ -42,6 +42,7 @@ pub const WRITE: Help = Help {
             ],
         ),
         ("", FSYNC),
+        ("", PROGRESS),
         (
             "RCFile",
             &[
@@ -90,7 +91,8 @@ pub const WRITE: Help = Help {
         ("", HELP_OPT),
     ],
     notes: "Input rows: JSON objects {\"col\":v,...} (RCFile), or for a TsFile \
-{\"time\":t,\"col\":v} or [time, v1, v2, ...] in schema order. Prints a JSON summary line.",
+{\"time\":t,\"col\":v} or [time, v1, v2, ...] in schema order. Prints a JSON summary line. \
+The progress display counts input lines (and the percent of an --input file).",
     examples: &[
         "printf '{\"a\":1,\"b\":\"x\"}\\n{\"a\":2,\"b\":\"y\"}\\n' | colfile write /tmp/t.rc --schema 'a:int,b:string' --serde text --codec gzip",
         "printf '{\"a\":1,\"b\":[\"x\"]}\\n' | colfile write /tmp/t.rc --schema 'a INT, b ARRAY<STRING>'",
@@ -102,6 +104,7 @@ pub const WRITE: Help = Help {
                [--row-group-bytes N] [--seq-header] [--sync HEX32] [--meta k=v]...
                [--serde-prop k=v]... [--validate] [--input FILE|-]   (input: JSON lines)
   write ... [--fsync]   (either format: fsync the file and its directory before exiting)
+  write ... [--progress|--no-progress]   (input lines read, on stderr)
   write OUT    --format tsfile (--table T | --device PATH [--aligned])
                --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
                [--page-max-points N] [--page-max-bytes N] [--max-index-degree N]
@@ -114,13 +117,16 @@ pub const WRITE: Help = Help {
 
 pub const CONVERT: Help = Help {
     name: "convert",
-    summary: "convert between rcfile, tsfile, csv and jsonl (and parquet with the parquet feature)",
+    summary: "convert between rcfile, tsfile, csv and jsonl (and parquet, arrow and arrows with the parquet feature)",
     usage: &["convert IN OUT [--from FMT] [--to FMT] [input options] [output options]"],
     options: &[
         (
-            "formats (default: from the extensions .rc .tsfile .csv .jsonl .parquet, or the magic bytes)",
+            "formats (default: from the extensions .rc .tsfile .csv .jsonl .parquet .arrow .feather .arrows, or the magic bytes)",
             &[
-                ("--from FMT", "the input's format: rcfile, tsfile, csv, jsonl, parquet"),
+                (
+                    "--from FMT",
+                    "the input's format: rcfile, tsfile, csv, jsonl, parquet, arrow (IPC file), arrows (IPC stream)",
+                ),
                 ("--to FMT", "the output's format"),
             ],
         ),
@@ -156,28 +162,29 @@ pub const CONVERT: Help = Help {
                     "--time-as bigint|timestamp",
                     "RCFile output from a TsFile: time as bigint ms or Hive timestamp",
                 ),
+                (
+                    "--timestamp-unit s|ms|us|ns",
+                    "Parquet/Arrow output: the unit of timestamp columns (default: ns for Hive, ms for TsFile); values rescaled, rounding down",
+                ),
             ],
         ),
         ("", FSYNC),
-        (
-            "",
-            &[
-                ("--progress", "show progress on stderr (default: when a terminal)"),
-                ("--no-progress", "never show progress"),
-            ],
-        ),
+        ("", PROGRESS),
         ("", HELP_OPT),
     ],
-    notes: "- is stdin/stdout for csv and jsonl.",
+    notes: "- is stdin/stdout for csv and jsonl. Arrow IPC (.arrow and .feather: the file \
+format; .arrows: the stream format) holds the same batches as Parquet, unions included.",
     examples: &[
         "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.rc --codec zstd",
+        "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.arrows --timestamp-unit us",
         "colfile convert fixtures/tsfile/basic.tsfile - --to csv --tag city=beijing",
         "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.jsonl --no-progress",
         "colfile convert fixtures/tsfile/basic.tsfile /tmp/basic.csv --delimiter ';' --null NULL",
         "colfile convert /tmp/basic.csv /tmp/basic.rc --delimiter ';' --null NULL --schema 'table string, time bigint, city string, station string, temp double, count bigint, status string'",
     ],
-    overview: "  convert IN OUT  between rcfile, tsfile, csv and jsonl (parquet with the parquet feature),
-               formats from the extensions (.rc .tsfile .csv .jsonl .parquet), the magic
+    overview: "  convert IN OUT  between rcfile, tsfile, csv and jsonl (parquet, arrow, arrows with the
+               parquet feature), formats from the extensions (.rc .tsfile .csv .jsonl
+               .parquet .arrow .feather .arrows), the magic
                bytes, or [--from FMT] [--to FMT]; - is stdin/stdout for csv and jsonl
                input: cat's options (--schema --serde --serde-prop --time-zone --calendar;
                TsFile: --table --columns --start --end --tag --where); CSV/JSONL input
@@ -185,7 +192,8 @@ pub const CONVERT: Help = Help {
                CSV in and out: [--delimiter C] [--quote C] [--no-header] [--null STR]
                output: [--out-schema S] [--codec C] [--row-group-rows N] [--row-group-bytes N]
                [--out-serde text|binary] [--table T] [--tags a,b] [--time-column NAME]
-               [--time-as bigint|timestamp] [--fsync] [--progress|--no-progress]",
+               [--time-as bigint|timestamp] [--timestamp-unit s|ms|us|ns] [--fsync]
+               [--progress|--no-progress]",
 };
 
 pub const SQL: Help = Help {
@@ -217,6 +225,7 @@ pub const SQL: Help = Help {
                 ),
             ],
         ),
+        ("", PROGRESS),
         ("", HELP_OPT),
     ],
     notes: "LOCATION (a file, a directory or a glob) becomes table NAME (default: the file or \
@@ -231,7 +240,7 @@ cargo build --release -p colfile-datafusion",
     ],
     overview: "  sql 'SELECT ...' [NAME=]LOCATION...   SQL over files, directories or globs (each a table)
                [--table T] [--time-unit s|ms|us|ns] [--schema S --serde text|binary]
-               [--format table|csv|jsonl] [--partitions N] [--explain]
+               [--format table|csv|jsonl] [--partitions N] [--explain] [--progress|--no-progress]
                (runs colfile-sql from the colfile-datafusion crate:
                 cargo build --release -p colfile-datafusion)",
 };

@@ -1,24 +1,29 @@
 //! `colfile`: read, inspect and write columnar files from the command line.
 //!
 //! ```text
-//! colfile cat FILE [--schema S] [--serde text|binary] [--columns a,b] [--format jsonl|csv] [--limit N]
-//! colfile head FILE [-n N | --rows N] [cat's options but --limit]
+//! colfile cat FILE|DIR... [--schema S] [--serde text|binary] [--columns a,b] [--format jsonl|csv] [--limit N]
+//! colfile head FILE|DIR... [-n N | --rows N] [cat's options but --limit]
 //! colfile count FILE|DIR... [--table T]
-//! colfile scan FILE [--schema S] [--serde text|binary] [--columns a,b] [--raw] [--threads N]
+//! colfile scan FILE|DIR... [--schema S] [--serde text|binary] [--columns a,b] [--raw] [--threads N]
 //! colfile meta FILE
 //! colfile schema FILE
 //! colfile write OUT --format rcfile --schema S --serde text|binary --codec C [options] [--input FILE|-]
 //! colfile write OUT --format tsfile --table T --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
 //! colfile recover IN OUT [--schema-from FILE]
 //! colfile sketch FILE [--format text|json]
-//! colfile verify FILE [--max-problems N]
+//! colfile verify FILE|DIR... [--max-problems N]
+//! (write, scan, verify, recover, convert, sql: [--progress|--no-progress]; multi.rs: directories)
 //! (cat, head, count, scan, verify, recover: [--max-alloc B] [--max-decompressed B]
 //!  [--max-row-group-bytes B] [--max-chunk-points N], B with a K/M/G/T suffix)
-//! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--progress]
+//! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--timestamp-unit U]
 //! colfile sql 'SELECT ...' [NAME=]LOCATION... [options]   (runs colfile-sql, the DataFusion build)
+//! colfile completions bash|zsh|fish    (shell_docs.rs)
+//! colfile man                          (man_page.rs)
 //! ```
 //! `colfile <command> --help` (or `-h`, or `colfile help <command>`) prints that command's
 //! help (help.rs). Errors are one line on stderr and a non-zero exit (1 for bad input or I/O, 2 for usage).
+
+#![forbid(unsafe_code)]
 
 mod args;
 mod convert;
@@ -27,10 +32,13 @@ mod csv_shape;
 mod head_count;
 mod help;
 mod help_write;
+mod man_page;
+mod multi;
 mod progress;
 mod raw_text;
 mod read_cmds;
 mod schema_arg;
+mod shell_docs;
 mod sql_cmd;
 mod ts_tools;
 mod tsfile_cmds;
@@ -89,10 +97,10 @@ fn run() -> Result<(), Failure> {
         return out_line(h.render());
     }
     match cmd.as_str() {
-        "cat" => read_cmds::cat(args::ReadArgs::parse(rest, true)?),
+        "cat" => multi::cat(args::ReadArgs::parse(rest, true)?),
         "head" => head_count::head(rest),
         "count" => head_count::count(rest),
-        "scan" => read_cmds::scan(args::ReadArgs::parse(rest, false)?),
+        "scan" => multi::scan(args::ReadArgs::parse(rest, false)?),
         "meta" => read_cmds::meta(args::file_only(rest)?),
         "schema" => {
             let (file, ddl) = args::schema_args(rest)?;
@@ -104,6 +112,8 @@ fn run() -> Result<(), Failure> {
         "verify" => ts_tools::verify(rest),
         "convert" => convert::convert(convert::ConvertArgs::parse(rest)?),
         "sql" => sql_cmd::sql(rest),
+        "completions" => shell_docs::completions(rest),
+        "man" => shell_docs::man(rest),
         "-h" | "--help" => out_line(help::usage()),
         "help" => match rest.first().map(|c| c.to_string_lossy()) {
             None => out_line(help::usage()),

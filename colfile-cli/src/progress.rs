@@ -1,6 +1,7 @@
-//! A one-line progress display on stderr for long commands (`convert`): percent of the
-//! input consumed when its size is known, rows, and rows per second, redrawn at most ten
-//! times a second. Shown when stderr is a terminal or `--progress` asks for it, never with
+//! A one-line progress display on stderr for long commands (`convert`, `write`, `scan`,
+//! `verify`, `recover`): percent of the input consumed when its size is known, rows, and
+//! rows per second, redrawn at most ten times a second, or a note per step (the file being
+//! verified). Shown when stderr is a terminal or `--progress` asks for it, never with
 //! `--no-progress`; stdout is never touched.
 
 use std::io::{IsTerminal, Write};
@@ -9,8 +10,11 @@ use std::time::{Duration, Instant};
 /// How often the line may be redrawn.
 const REDRAW: Duration = Duration::from_millis(100);
 
+/// The progress display of one command run.
 pub struct Progress {
     shown: bool,
+    /// The past tense the summary line starts with (`converted`, `scanned`, ...).
+    verb: &'static str,
     /// stderr is a terminal: the line is redrawn in place (else one line per draw).
     tty: bool,
     started: Instant,
@@ -30,6 +34,7 @@ impl Progress {
         let tty = std::io::stderr().is_terminal();
         Progress {
             shown: forced.unwrap_or(tty),
+            verb: "converted",
             tty,
             started: Instant::now(),
             last_draw: None,
@@ -40,6 +45,25 @@ impl Progress {
         }
     }
 
+    /// The summary line's verb: `scanned` gives `scanned N rows in S s`.
+    pub fn with_verb(mut self, verb: &'static str) -> Self {
+        self.verb = verb;
+        self
+    }
+
+    /// Whether the display is on (a terminal, or `--progress`).
+    pub fn shown(&self) -> bool {
+        self.shown
+    }
+
+    /// Draws `text` at once (a step such as the file now being read), when shown.
+    pub fn note(&mut self, text: &str) {
+        if self.shown {
+            self.print(text);
+        }
+    }
+
+    /// The size of the input, for the percent shown (`None`: rows only).
     pub fn set_total(&mut self, total: Option<u64>) {
         self.total = total;
     }
@@ -66,6 +90,7 @@ impl Progress {
         }
     }
 
+    /// Rows counted so far.
     pub fn rows(&self) -> u64 {
         self.rows
     }
@@ -81,8 +106,12 @@ impl Progress {
             Some(t) if t > 0 => format!("{:5.1}% ", 100.0 * self.consumed.min(t) as f64 / t as f64),
             _ => String::new(),
         };
+        self.print(&format!("{percent}{} rows, {rate:.0} rows/s", self.rows));
+    }
+
+    /// Puts `text` on stderr: in place on a terminal, else as a line of its own.
+    fn print(&mut self, text: &str) {
         let mut err = std::io::stderr().lock();
-        let text = format!("{percent}{} rows, {rate:.0} rows/s", self.rows);
         if self.tty {
             // `\r` and clear-to-end-of-line: the next draw (or the summary) replaces it.
             let _ = write!(err, "\r{text}\x1b[K");
@@ -93,8 +122,15 @@ impl Progress {
         let _ = err.flush();
     }
 
-    /// Ends the display with `converted N rows in S s` (only when it is shown).
+    /// Ends the display with `converted N rows in S s` (the verb of
+    /// [`with_verb`](Self::with_verb); only when it is shown).
     pub fn finish(&mut self) {
+        let what = format!("{} {} rows", self.verb, self.rows);
+        self.finish_with(&what);
+    }
+
+    /// Ends the display with `WHAT in S s` (only when it is shown).
+    pub fn finish_with(&mut self, what: &str) {
         if !self.shown {
             return;
         }
@@ -103,7 +139,7 @@ impl Progress {
         if self.drawn {
             let _ = write!(err, "\r\x1b[K");
         }
-        let _ = writeln!(err, "converted {} rows in {secs:.3} s", self.rows);
+        let _ = writeln!(err, "{what} in {secs:.3} s");
         self.drawn = false;
     }
 

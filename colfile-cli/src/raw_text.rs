@@ -11,9 +11,10 @@ pub const NO_SCHEMA_WARNING: &str = "colfile: warning: no --schema: printing raw
      escaped text; pass --schema with the table's Hive columns (e.g. --schema 'a int, b \
      string' or --schema @table.sql) to decode them";
 
-/// Prints [`NO_SCHEMA_WARNING`] on stderr.
+/// Prints [`NO_SCHEMA_WARNING`] on stderr, the first time only (`cat` of several files).
 pub fn warn_no_schema() {
-    eprintln!("{NO_SCHEMA_WARNING}");
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| eprintln!("{NO_SCHEMA_WARNING}"));
 }
 
 /// `bytes` as escaped text (see the module docs).

@@ -125,7 +125,8 @@ pub(crate) fn open_rows(a: &ReadArgs, src: FileSource) -> Result<Opened, Failure
     })
 }
 
-pub fn cat(a: ReadArgs) -> Result<(), Failure> {
+/// `cat` of one file (`a.file`): prints its rows; returns how many.
+pub fn cat_file(a: &ReadArgs) -> Result<u64, Failure> {
     let src = match open(&a.file)? {
         (src, Format::TsFile) => return crate::tsfile_cmds::cat(a, src),
         (src, Format::RcFile) => src,
@@ -133,7 +134,7 @@ pub fn cat(a: ReadArgs) -> Result<(), Failure> {
     if a.format == "dump" {
         return Err(Failure::usage("--format dump is for TsFile files"));
     }
-    let o = open_rows(&a, src)?;
+    let o = open_rows(a, src)?;
     let raw = a.schema.is_none();
     if raw {
         crate::raw_text::warn_no_schema();
@@ -148,7 +149,7 @@ pub fn cat(a: ReadArgs) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut line = String::new();
-    if a.format == "csv" && a.csv.header {
+    if a.format == "csv" && a.csv.header && !a.skip_csv_header {
         lines.header(&mut line)?;
         line.push('\n');
         out.write_all(line.as_bytes())?;
@@ -167,7 +168,7 @@ pub fn cat(a: ReadArgs) -> Result<(), Failure> {
         count += 1;
     }
     out.flush()?;
-    Ok(())
+    Ok(count)
 }
 
 /// Appends one row as `cat` prints it: a CSV record (`csv`) or a JSON object keyed by
@@ -212,10 +213,33 @@ pub(crate) fn row_line(
     Ok(())
 }
 
-pub fn scan(a: ReadArgs) -> Result<(), Failure> {
+/// What `scan` prints for a file: `{"rows":N,"values":M,"bytes":B,"seconds":S}`.
+#[derive(Default, Clone, Copy)]
+pub struct ScanSummary {
+    pub rows: u64,
+    pub values: u64,
+    pub bytes: u64,
+    pub seconds: f64,
+}
+
+impl std::fmt::Display for ScanSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{{\"rows\":{},\"values\":{},\"bytes\":{},\"seconds\":{:.6}}}",
+            self.rows, self.values, self.bytes, self.seconds
+        )
+    }
+}
+
+/// `scan` of one file (`a.file`), with its rows counted on `progress`.
+pub fn scan_file(
+    a: &ReadArgs,
+    progress: &mut crate::progress::Progress,
+) -> Result<ScanSummary, Failure> {
     let started = std::time::Instant::now();
     let src = match open(&a.file)? {
-        (src, Format::TsFile) => return crate::tsfile_cmds::scan(a, src),
+        (src, Format::TsFile) => return crate::tsfile_cmds::scan(a, src, progress),
         (src, Format::RcFile) => src,
     };
     let Opened {
@@ -224,7 +248,7 @@ pub fn scan(a: ReadArgs) -> Result<(), Failure> {
         serde,
         selected: sel,
         bytes,
-    } = open_rows(&a, src)?;
+    } = open_rows(a, src)?;
     let (mut nrows, mut values) = (0u64, 0u64);
     let types: Vec<_> = sel
         .iter()
@@ -242,6 +266,7 @@ pub fn scan(a: ReadArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::from(e).context(&a.file))?
     {
         nrows += g.num_rows() as u64;
+        progress.rows_done(g.num_rows() as u64, Some(g.byte_range().end));
         if a.raw {
             // Touch every cell's bytes without decoding: the container's own speed.
             for &c in &sel {
@@ -289,11 +314,12 @@ pub fn scan(a: ReadArgs) -> Result<(), Failure> {
         values += batches.iter().map(|b| b.len() as u64).sum::<u64>();
     }
     std::hint::black_box(checksum);
-    let secs = started.elapsed().as_secs_f64();
-    crate::out_line(format_args!(
-        "{{\"rows\":{nrows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}"
-    ))?;
-    Ok(())
+    Ok(ScanSummary {
+        rows: nrows,
+        values,
+        bytes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 pub fn meta(path: std::path::PathBuf) -> Result<(), Failure> {

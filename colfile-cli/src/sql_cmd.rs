@@ -11,8 +11,25 @@ use crate::Failure;
 
 const NAME: &str = "colfile-sql";
 
-/// Runs `colfile-sql` with `args` and exits with its exit code.
+/// Runs `colfile-sql` with `args` and exits with its exit code. `--progress` and
+/// `--no-progress` (before a `--`) are this command's own: they say whether to show the
+/// query's elapsed time on stderr (default: when stderr is a terminal).
 pub fn sql(args: Vec<OsString>) -> Result<(), Failure> {
+    let mut forced = None;
+    let mut rest = Vec::with_capacity(args.len());
+    let mut options = true;
+    for a in args {
+        match a.to_str() {
+            Some("--") => {
+                options = false;
+                rest.push(a);
+            }
+            Some("--progress") if options => forced = Some(true),
+            Some("--no-progress") if options => forced = Some(false),
+            _ => rest.push(a),
+        }
+    }
+    let mut progress = crate::progress::Progress::new(forced, None);
     let exe = locate().ok_or_else(|| Failure {
         code: 1,
         message: format!(
@@ -20,17 +37,24 @@ pub fn sql(args: Vec<OsString>) -> Result<(), Failure> {
              cargo build --release -p colfile-datafusion (it lands next to colfile)"
         ),
     })?;
+    progress.note(&format!("running {NAME}"));
     let status = Command::new(&exe)
-        .args(args)
+        .args(rest)
         .status()
         .map_err(|e| Failure {
             code: 1,
             message: format!("{}: {e}", exe.display()),
         })?;
     match status.code() {
-        Some(0) => Ok(()),
+        Some(0) => {
+            progress.finish_with(&format!("ran {NAME}"));
+            Ok(())
+        }
         // colfile-sql has printed its own message; pass its exit code on.
-        code => std::process::exit(code.unwrap_or(1)),
+        code => {
+            progress.abandon();
+            std::process::exit(code.unwrap_or(1))
+        }
     }
 }
 

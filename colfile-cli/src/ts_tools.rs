@@ -1,14 +1,15 @@
 //! The TsFile tools: `recover IN OUT`, `sketch FILE [--format text|json]` and
-//! `verify FILE [--max-problems N]` (library code in `colfile::tsfile::{recover, sketch,
+//! `verify FILE|DIR... [--max-problems N]` (library code in `colfile::tsfile::{recover, sketch,
 //! verify}`). Each parses its own arguments.
 
 use crate::args::{set_limit, LIMIT_FLAGS};
+use crate::progress::Progress;
 use crate::Failure;
 use colfile::source::FileSource;
-use colfile::tsfile::metadata::FileMetadata;
-use colfile::tsfile::recover::{recover_with, RecoverOptions};
-use colfile::tsfile::sketch::sketch;
-use colfile::tsfile::verify::{verify as verify_file, VerifyOptions};
+use colfile::tsfile::tools::sketch::sketch;
+use colfile::tsfile::FileMetadata;
+use colfile::tsfile::{recover_with, RecoverOptions};
+use colfile::tsfile::{verify as verify_file, VerifyOptions};
 use colfile::Limits;
 use lexopt::prelude::*;
 use std::ffi::OsString;
@@ -24,9 +25,12 @@ pub fn recover(args: Vec<OsString>) -> Result<(), Failure> {
     let mut p = lexopt::Parser::from_args(args);
     let (mut files, mut schema_from) = (Vec::new(), None);
     let mut limits = Limits::default();
+    let mut forced = None;
     while let Some(arg) = p.next()? {
         match arg {
             Long("schema-from") => schema_from = Some(PathBuf::from(p.value()?)),
+            Long("progress") => forced = Some(true),
+            Long("no-progress") => forced = Some(false),
             Long(f) if LIMIT_FLAGS.contains(&f) => {
                 let f = f.to_string();
                 set_limit(&mut limits, &f, p.value()?)?
@@ -54,6 +58,8 @@ pub fn recover(args: Vec<OsString>) -> Result<(), Failure> {
             FileMetadata::read(&src, &opts.limits).map_err(|e| Failure::from(e).context(path))?;
         opts.schemas = meta.footer().schemas.clone();
     }
+    let mut progress = Progress::new(forced, None);
+    progress.note(&format!("recovering {}", input.display()));
     let src = open(&input)?;
     let file = std::fs::File::create(&output).map_err(|e| Failure::from(e).context(&output))?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
@@ -65,6 +71,7 @@ pub fn recover(args: Vec<OsString>) -> Result<(), Failure> {
         Ok(s) => s,
         Err(e) => {
             drop(out);
+            progress.abandon();
             let _ = std::fs::remove_file(&output);
             return Err(Failure::from(e).context(&input));
         }
@@ -91,8 +98,8 @@ pub fn recover(args: Vec<OsString>) -> Result<(), Failure> {
     if let Some(stop) = &s.stop {
         line.push_str(&format!("; scan stopped: {stop}"));
     }
-    println!("{line}");
-    Ok(())
+    progress.finish_with(&format!("recovered {}", output.display()));
+    crate::out_line(line)
 }
 
 /// `colfile sketch FILE [--format text|json]`.
@@ -131,12 +138,15 @@ pub fn sketch_cmd(args: Vec<OsString>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `colfile verify FILE [--max-problems N]`: one summary line when the file is sound;
-/// otherwise one line per problem and exit code 1.
+/// `colfile verify FILE|DIR... [--max-problems N]`: for one file, one summary line when it
+/// is sound, otherwise one line per problem and exit code 1. Several files (or a directory:
+/// its `.tsfile` files) are each verified and reported the same way, then `total: ...`;
+/// exit code 1 if any has a problem or cannot be read.
 pub fn verify(args: Vec<OsString>) -> Result<(), Failure> {
     let mut p = lexopt::Parser::from_args(args);
-    let mut file = None;
+    let mut paths = Vec::new();
     let mut opts = VerifyOptions::default();
+    let mut forced = None;
     while let Some(arg) = p.next()? {
         match arg {
             Long("max-problems") => opts.max_problems = p.value()?.parse()?,
@@ -144,30 +154,74 @@ pub fn verify(args: Vec<OsString>) -> Result<(), Failure> {
                 let f = f.to_string();
                 set_limit(&mut opts.limits, &f, p.value()?)?
             }
-            Value(v) if file.is_none() => file = Some(PathBuf::from(v)),
+            Long("progress") => forced = Some(true),
+            Long("no-progress") => forced = Some(false),
+            Value(v) => paths.push(PathBuf::from(v)),
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let file =
-        file.ok_or_else(|| Failure::usage("usage: colfile verify FILE [--max-problems N]"))?;
-    let src = open(&file)?;
-    let report = verify_file(&src, &opts).map_err(|e| Failure::from(e).context(&file))?;
-    let mut out = std::io::stdout().lock();
-    if report.is_ok() {
-        writeln!(out, "{}: {}", file.display(), report.summary())?;
-        return Ok(());
+    if paths.is_empty() {
+        return Err(Failure::usage(
+            "usage: colfile verify FILE|DIR... [--max-problems N]",
+        ));
     }
+    let many = crate::multi::is_many(&paths);
+    let files = crate::multi::expand(&paths, &["tsfile"])?;
+    let mut progress = Progress::new(forced, None);
+    let mut out = std::io::stdout().lock();
+    let (mut sound, mut first_bad) = (0usize, None);
+    for (i, file) in files.iter().enumerate() {
+        progress.note(&format!(
+            "verifying {} ({} of {})",
+            file.display(),
+            i + 1,
+            files.len()
+        ));
+        match verify_one(file, &opts, &mut out) {
+            Ok(None) => sound += 1,
+            Ok(Some(problem)) => {
+                first_bad.get_or_insert(problem);
+            }
+            Err(e) if many => {
+                writeln!(out, "{}", e.message)?;
+                first_bad.get_or_insert(e.message);
+            }
+            Err(e) => {
+                progress.abandon();
+                return Err(e);
+            }
+        }
+    }
+    progress.finish_with(&format!("verified {} file(s)", files.len()));
+    if many {
+        writeln!(
+            out,
+            "total: {} file(s), {sound} sound, {} with problems",
+            files.len(),
+            files.len() - sound
+        )?;
+    }
+    match first_bad {
+        None => Ok(()),
+        Some(message) => Err(Failure { code: 1, message }),
+    }
+}
+
+/// Verifies one file, printing its problem lines and summary; returns its first problem
+/// (located by the file's name), or `None` when it is sound.
+fn verify_one(
+    file: &Path,
+    opts: &VerifyOptions,
+    out: &mut impl Write,
+) -> Result<Option<String>, Failure> {
+    let src = open(file)?;
+    let report = verify_file(&src, opts).map_err(|e| Failure::from(e).context(file))?;
     for p in &report.problems {
         writeln!(out, "{}: {p}", file.display())?;
     }
     writeln!(out, "{}: {}", file.display(), report.summary())?;
-    let first = report
+    Ok(report
         .problems
         .first()
-        .map(|p| p.to_string())
-        .unwrap_or_default();
-    Err(Failure {
-        code: 1,
-        message: format!("{}: {first}", file.display()),
-    })
+        .map(|p| format!("{}: {p}", file.display())))
 }

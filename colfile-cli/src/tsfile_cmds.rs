@@ -7,7 +7,7 @@ use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
 use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
-use colfile::tsfile::json::{from_json, write_tag_members, write_value, FloatStyle};
+use colfile::tsfile::tools::json::{from_json, write_tag_members, write_value, FloatStyle};
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{
     DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
@@ -54,15 +54,16 @@ fn is_tree(r: &TsFileReader<FileSource>) -> bool {
     r.metadata().footer().schemas.is_empty()
 }
 
-pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
-    let r = open(&a, src)?;
-    let q = query_of(&a)?;
+/// `cat` of one TsFile: prints its rows; returns how many.
+pub fn cat(a: &ReadArgs, src: FileSource) -> Result<u64, Failure> {
+    let r = open(a, src)?;
+    let q = query_of(a)?;
     let tree = is_tree(&r);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut line = String::new();
     if a.format == "dump" {
-        for l in colfile::tsfile::dump::header_lines(&r)
+        for l in colfile::tsfile::tools::dump::header_lines(&r)
             .map_err(|e| Failure::from(e).context(&a.file))?
         {
             writeln!(out, "{l}")?;
@@ -72,7 +73,7 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
     // (checked before anything is written, from the file's schemas and device index).
     let mut csv = (a.format == "csv").then(|| a.csv.line_writer());
     if csv.is_some() {
-        crate::csv_shape::check_tsfile(&r, &q, &a)?;
+        crate::csv_shape::check_tsfile(&r, &q, a)?;
     }
     let mut header: Option<Vec<String>> = None;
     let mut count = 0u64;
@@ -83,7 +84,7 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             let names = batch_columns(&b);
             match &header {
                 None => {
-                    if a.csv.header {
+                    if a.csv.header && !a.skip_csv_header {
                         write_csv_header(&mut out, csv, tree, &names)?;
                     }
                     header = Some(names.iter().map(|n| n.to_string()).collect());
@@ -118,7 +119,7 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             match (&mut csv, a.format.as_str()) {
                 (Some(csv), _) => csv_row(csv, &mut line, &owner, t, &b, &values)?,
                 (None, "dump") => {
-                    colfile::tsfile::dump::row_line(&mut line, tree, &owner, t, &b, &values)
+                    colfile::tsfile::tools::dump::row_line(&mut line, tree, &owner, t, &b, &values)
                 }
                 _ => json_row(&mut line, tree, &owner, t, &b, &values),
             }
@@ -126,7 +127,7 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
             count += 1;
         }
     }
-    if let (Some(csv), None, true) = (&mut csv, &header, a.csv.header) {
+    if let (Some(csv), None, true) = (&mut csv, &header, a.csv.header && !a.skip_csv_header) {
         // No rows: the header still names the table's columns when there is one table.
         let schemas = &r.metadata().footer().schemas;
         let table = match &a.table {
@@ -157,7 +158,7 @@ pub fn cat(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
     if a.explain {
         eprintln!("{}", it.explain());
     }
-    Ok(())
+    Ok(count)
 }
 
 /// A batch's CSV columns after the owner and time: its tags, then its value columns.
@@ -239,31 +240,39 @@ pub(crate) fn json_row(
     line.push('}');
 }
 
-pub fn scan(a: ReadArgs, src: FileSource) -> Result<(), Failure> {
+/// `scan` of one TsFile, with its rows counted on `progress`.
+pub fn scan(
+    a: &ReadArgs,
+    src: FileSource,
+    progress: &mut crate::progress::Progress,
+) -> Result<crate::read_cmds::ScanSummary, Failure> {
     let started = std::time::Instant::now();
     let bytes = colfile::source::ByteSource::len(&src);
-    let r = open(&a, src)?;
-    let q = query_of(&a)?;
+    let r = open(a, src)?;
+    let q = query_of(a)?;
     let (mut rows, mut values) = (0u64, 0u64);
     let mut it = r.query(&q).map_err(|e| Failure::from(e).context(&a.file))?;
     for batch in &mut it {
         let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
         rows += b.len() as u64;
         values += b.value_count() as u64;
+        progress.rows_done(b.len() as u64, None);
     }
-    let secs = started.elapsed().as_secs_f64();
+    let seconds = started.elapsed().as_secs_f64();
     if a.explain {
         eprintln!("{}", it.explain());
     }
-    crate::out_line(format_args!(
-        "{{\"rows\":{rows},\"values\":{values},\"bytes\":{bytes},\"seconds\":{secs:.6}}}"
-    ))?;
-    Ok(())
+    Ok(crate::read_cmds::ScanSummary {
+        rows,
+        values,
+        bytes,
+        seconds,
+    })
 }
 
 pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
-    let j = colfile::tsfile::meta_json::metadata_json(&r, true)
+    let j = colfile::tsfile::tools::meta_json::metadata_json(&r, true)
         .map_err(|e| Failure::from(e).context(path))?;
     crate::out_line(format_args!("{j}"))?;
     Ok(())
@@ -274,7 +283,7 @@ pub fn schema(path: &std::path::Path, src: FileSource, ddl: bool) -> Result<(), 
     if ddl {
         return crate::convert::tsfile_ddl(path, &r.metadata().footer().schemas);
     }
-    let j = colfile::tsfile::meta_json::metadata_json(&r, false)
+    let j = colfile::tsfile::tools::meta_json::metadata_json(&r, false)
         .map_err(|e| Failure::from(e).context(path))?;
     crate::out_line(format_args!("{j}"))?;
     Ok(())
@@ -303,8 +312,15 @@ pub(crate) fn parse_column(spec: &str, profile: Profile) -> Result<TableColumn, 
     Ok(c)
 }
 
+/// The writer options the command starts from: the library's defaults, with pages encoded on
+/// the machine's cores (at most 8; the library itself starts no threads unless asked).
+pub(crate) fn base_options() -> WriterOptions {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    WriterOptions::default().with_threads(cores)
+}
+
 fn options_of(a: &WriteArgs) -> WriterOptions {
-    let mut o = WriterOptions::default();
+    let mut o = base_options();
     if let Some(n) = a.ts.page_max_points {
         o = o.with_page_max_points(n);
     }

@@ -4,15 +4,91 @@
 //! complete file is on disk under its name when the command succeeds.
 
 use crate::args::WriteArgs;
+use crate::progress::Progress;
 use crate::read_cmds::serde_for;
 use crate::Failure;
 use colfile::compress::HadoopCodec;
 use colfile::rcfile::{json, HeaderVersion, RowWriter, Schema, Writer};
 use colfile::sink::SyncWrite;
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
+use std::rc::Rc;
 
+/// `write`, with a progress display (lines read, and percent of an `--input` file) when
+/// stderr is a terminal or `--progress` asks for it.
 pub fn write(a: WriteArgs) -> Result<(), Failure> {
-    write_from(a, None)
+    let mut progress = Progress::new(a.progress, None).with_verb("wrote");
+    let whole_file = a.ts.spec.is_some() || a.ts.from.is_some();
+    if !progress.shown() || whole_file {
+        progress.note(&format!("writing {}", a.out.display()));
+        let out = a.out.clone();
+        let result = write_from(a, None);
+        match &result {
+            Ok(()) => progress.finish_with(&format!("wrote {}", out.display())),
+            Err(_) => progress.abandon(),
+        }
+        return result;
+    }
+    let input: Box<dyn BufRead> = match &a.input {
+        Some(p) => {
+            let f = std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?;
+            progress.set_total(f.metadata().ok().map(|m| m.len()));
+            Box::new(std::io::BufReader::with_capacity(1 << 20, f))
+        }
+        None => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
+    };
+    let progress = Rc::new(RefCell::new(progress));
+    let counted = Counted {
+        inner: input,
+        progress: Rc::clone(&progress),
+        consumed: 0,
+    };
+    let result = write_from(a, Some(Box::new(counted)));
+    let mut p = progress.borrow_mut();
+    match &result {
+        Ok(()) => p.finish(),
+        Err(_) => p.abandon(),
+    }
+    result
+}
+
+/// JSON lines on their way to the writer, each line counted on the progress display.
+struct Counted {
+    inner: Box<dyn BufRead>,
+    progress: Rc<RefCell<Progress>>,
+    consumed: u64,
+}
+
+impl std::io::Read for Counted {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = {
+            let b = self.fill_buf()?;
+            let n = b.len().min(out.len());
+            out[..n].copy_from_slice(&b[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Counted {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        let lines = self
+            .inner
+            .fill_buf()
+            .map(|b| b[..n.min(b.len())].iter().filter(|&&c| c == b'\n').count())
+            .unwrap_or(0);
+        self.inner.consume(n);
+        self.consumed += n as u64;
+        self.progress
+            .borrow_mut()
+            .rows_done(lines as u64, Some(self.consumed));
+    }
 }
 
 /// `write` with its JSON lines from `input` instead of `--input` or stdin (`convert`).

@@ -72,7 +72,7 @@ pub fn spec_codecs(spec: &Json) -> Vec<String> {
 /// library itself ([`supports`] for any data type, [`page_codec`]), so a fixture flips from
 /// expected-unsupported to a real comparison as soon as its codec lands.
 pub fn implemented(name: &str) -> bool {
-    use colfile::tsfile::compression::page_codec;
+    use colfile::tsfile::encoding::compression::page_codec;
     use colfile::tsfile::encoding::supports;
     use colfile::tsfile::format::{Compression, DataType, Encoding};
     if let Ok(e) = Encoding::from_name(name) {
@@ -202,7 +202,7 @@ pub fn our_dump(bytes: Vec<u8>) -> colfile::Result<String> {
     let r = colfile::tsfile::TsFileReader::open(bytes)?;
     let tree = r.metadata().footer().schemas.is_empty();
     let mut out = String::new();
-    for l in colfile::tsfile::dump::header_lines(&r)? {
+    for l in colfile::tsfile::tools::dump::header_lines(&r)? {
         out.push_str(&l);
         out.push('\n');
     }
@@ -217,7 +217,7 @@ pub fn our_dump(bytes: Vec<u8>) -> colfile::Result<String> {
         for &t in &b.times {
             let values: Vec<_> = cursors.iter_mut().map(|c| c.next_value()).collect();
             let mut line = String::new();
-            colfile::tsfile::dump::row_line(&mut line, tree, &owner, t, &b, &values);
+            colfile::tsfile::tools::dump::row_line(&mut line, tree, &owner, t, &b, &values);
             out.push_str(&line);
             out.push('\n');
         }

@@ -1,6 +1,7 @@
 //! Any bytes as a TsFile: footer, index walk, every device's batches, metadata JSON.
 //! Must never panic; allocations are capped by Limits.
-use colfile::tsfile::{meta_json, Query, TsFileReader};
+use colfile::tsfile::tools::meta_json;
+use colfile::tsfile::{Query, TsFileReader};
 use colfile::Limits;
 
 /// The target body.

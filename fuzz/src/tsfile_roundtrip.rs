@@ -3,12 +3,12 @@
 //! layout) and arbitrary rows are written by [`TsFileWriter`]; the file must pass `verify`
 //! and read back exactly (rows whose fields are all null are not stored).
 use arbitrary::{Arbitrary, Unstructured};
-use colfile::tsfile::compression::page_codec;
+use colfile::tsfile::encoding::compression::page_codec;
 use colfile::tsfile::encoding::supports;
 use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, Compression, DataType, DeviceId, Encoding};
-use colfile::tsfile::verify::{verify, VerifyOptions};
 use colfile::tsfile::writer::Profile;
+use colfile::tsfile::{verify, VerifyOptions};
 use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions};
 use std::collections::BTreeMap;
 

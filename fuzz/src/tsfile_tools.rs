@@ -1,10 +1,10 @@
 //! Any bytes as a TsFile for the tools: `sketch` (the sequential scan and index walk),
 //! `verify` (every page decoded, statistics recomputed) and `recover` (the rebuilt file must
 //! open). None may panic; allocations are capped by Limits.
-use colfile::tsfile::recover::{recover_with, RecoverOptions};
-use colfile::tsfile::sketch::sketch;
-use colfile::tsfile::verify::{verify, VerifyOptions};
+use colfile::tsfile::tools::sketch::sketch;
 use colfile::tsfile::TsFileReader;
+use colfile::tsfile::{recover_with, RecoverOptions};
+use colfile::tsfile::{verify, VerifyOptions};
 use colfile::Limits;
 
 /// The target body.

@@ -14,7 +14,6 @@ use arrays::{column_array, repeated_string, time_array, Opts};
 use plan::{OutColumn, Plan};
 
 mod arrays;
-mod coalesce;
 mod plan;
 
 /// Sets up a [`TsFileArrowReader`]: the query, the batch size, the time unit and how text
@@ -84,9 +83,6 @@ impl<S: ByteSource> TsFileArrowReaderBuilder<S> {
             unit: self.unit,
             lossy: self.lossy,
             rows: 0,
-            batch_size: self.batch_size,
-            pending: None,
-            carry: None,
         })
     }
 }
@@ -131,12 +127,6 @@ pub struct TsFileArrowReader<S> {
     lossy: bool,
     /// Rows returned so far (for error locations).
     rows: u64,
-    batch_size: usize,
-    /// Rows of one device gathered for the next batch (fewer than the batch size).
-    pending: Option<DeviceBatch>,
-    /// What the stream returned after `pending` was cut off: another device's rows, the
-    /// rest of a batch cut at the batch size, or an error.
-    carry: Option<Result<DeviceBatch>>,
 }
 
 impl<S: ByteSource> TsFileArrowReader<S> {
@@ -160,55 +150,6 @@ impl<S: ByteSource> TsFileArrowReader<S> {
     /// The query as it is run (table and batch size filled in).
     pub fn query(&self) -> &Query {
         &self.plan.query
-    }
-
-    /// The rows of the next Arrow batch: the stream's batches of one device joined (and the
-    /// last one cut) up to the batch size; shorter only where the device's rows end.
-    fn next_device_batch(&mut self) -> Option<Result<DeviceBatch>> {
-        loop {
-            let next = match self.carry.take() {
-                Some(r) => Some(r),
-                None => self.stream.next(),
-            };
-            let b = match next {
-                None => return self.pending.take().map(Ok),
-                Some(Err(e)) => match self.pending.take() {
-                    Some(p) => {
-                        self.carry = Some(Err(e));
-                        return Some(Ok(p));
-                    }
-                    None => return Some(Err(e)),
-                },
-                Some(Ok(b)) if b.is_empty() => continue,
-                Some(Ok(b)) => b,
-            };
-            let Some(mut p) = self.pending.take() else {
-                if b.len() >= self.batch_size {
-                    return Some(Ok(b));
-                }
-                self.pending = Some(b);
-                continue;
-            };
-            if p.device != b.device {
-                self.carry = Some(Ok(b));
-                return Some(Ok(p));
-            }
-            let room = self.batch_size.saturating_sub(p.len());
-            let mut b = b;
-            if b.len() > room {
-                match coalesce::split(&mut b, room) {
-                    Ok(rest) => self.carry = Some(Ok(rest)),
-                    Err(e) => return Some(Err(e)),
-                }
-            }
-            if let Err(e) = coalesce::append(&mut p, &b) {
-                return Some(Err(e));
-            }
-            if p.len() >= self.batch_size {
-                return Some(Ok(p));
-            }
-            self.pending = Some(p);
-        }
     }
 
     fn convert(&self, batch: DeviceBatch) -> Result<RecordBatch> {
@@ -269,7 +210,8 @@ impl<S: ByteSource> Iterator for TsFileArrowReader<S> {
     type Item = std::result::Result<RecordBatch, ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let batch = match self.next_device_batch()? {
+        // The stream cuts and joins its batches to the batch size (the query carries it).
+        let batch = match self.stream.next()? {
             Ok(b) => b,
             Err(e) => return Some(Err(to_arrow(e))),
         };

@@ -301,7 +301,7 @@ pub(crate) fn arrow_field_to_tsfile(f: &Field) -> Result<Option<(DataType, Colum
 
 /// DATE's `YYYYMMDD` as days since 1970-01-01, `None` for an impossible date.
 pub(crate) fn yyyymmdd_to_days(v: i32) -> Option<i32> {
-    crate::tsfile::value::date_to_string(v)?;
+    crate::tsfile::format::value::date_to_string(v)?;
     let (y, m, d) = (
         i64::from(v / 10000),
         i64::from(v / 100 % 100),

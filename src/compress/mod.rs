@@ -15,7 +15,7 @@
 //! TsFile pages (`spec/tsfile.md` §6.4) use the bare blocks ([`Framing::Raw`] Snappy, LZ4 and
 //! LZO1X, the last in `lzo.rs` without dependencies),
 //! gzip members, zstd frames and LZMA2 in an .xz container ([`Framing::Xz`], preset 6, CRC64);
-//! `crate::tsfile::compression` maps its compression types to these codecs.
+//! `crate::tsfile::encoding::compression` maps its compression types to these codecs.
 //!
 //! Writers produce exactly the structure Hadoop produces. Readers are liberal, as Hive, Trino and
 //! Impala are: concatenated zlib streams, gzip members and zstd frames, skippable zstd frames,

@@ -1,48 +1,114 @@
 //! Apache TsFile v4 (TsFile 2.x): readers and writers for the table and tree models
-//! (`spec/tsfile.md`). The on-disk structures are in [`format`](mod@format); this module
-//! owns the value encodings ([`encoding`]), the decoded value runs ([`column`](mod@column)), and — built on
-//! them — page and chunk decoding, the reader and the writer.
+//! (`spec/tsfile.md`).
+//!
+//! Everything a user needs is re-exported here: [`TsFileReader`] runs a [`Query`] and returns
+//! [`DeviceBatch`]es; [`TsFileWriter`] writes rows or batches under [`WriterOptions`]; the
+//! schema types ([`TableSchema`], [`TableColumn`], [`MeasurementSchema`]), the values
+//! ([`Value`], [`ValueRef`], [`Values`]), [`recover`](recover()) and [`verify`](verify()).
+//!
+//! The code lives in folders by job. Imports go one way, down this list: `encoding` builds on
+//! `format`; `read` and `writer` on both, neither knowing the other; `tools` on all of them.
+//!
+//! | folder | owns | public |
+//! | --- | --- | --- |
+//! | [`format`](mod@format) | the data on disk (headers, statistics, index, schemas, footer) and decoded values | yes |
+//! | `encoding` | value encodings, page payload layouts, page compression | with `unstable` |
+//! | `read` | the query core: reader, query, filter, plans, device scans, chunk and page reading | with `unstable` |
+//! | [`writer`] | the writer; `writer::index` writes the metadata section | yes (`index` with `unstable`) |
+//! | `tools` | verify, recover, the layout scan and the JSON the `colfile` command prints | with `unstable` |
+//!
+//! The folders marked `unstable` are public only with the crate's `unstable` feature: they are
+//! the building blocks of the `colfile` command, the tests and the fuzz targets, and may change
+//! in any release. The old flat paths (`colfile::tsfile::reader`, `colfile::tsfile::column`,
+//! …) still work, deprecated, until the next release:
+//!
+//! ```
+//! #![allow(deprecated)]
+//! use colfile::tsfile::column::Values;
+//! use colfile::tsfile::reader::TsFileReader;
+//! let _open = TsFileReader::<Vec<u8>>::open;
+//! assert_eq!(Values::Int64(vec![1]), colfile::tsfile::Values::Int64(vec![1]));
+//! ```
 
-pub mod batch;
-pub mod chunk_reader;
-pub mod column;
-pub mod compression;
-#[cfg(feature = "json")]
-pub mod dump;
-pub mod encoding;
-pub mod explain;
-pub mod filter;
-pub mod filter_parse;
+/// Declares a folder public with the `unstable` feature and crate-private without it.
+macro_rules! unstable_mod {
+    ($name:ident) => {
+        #[cfg(feature = "unstable")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "unstable")))]
+        pub mod $name;
+        #[cfg(not(feature = "unstable"))]
+        pub(crate) mod $name;
+    };
+}
+
 pub mod format;
-pub mod index_writer;
-#[cfg(feature = "json")]
-pub mod json;
-pub mod layout;
-mod merge;
-#[cfg(feature = "json")]
-pub mod meta_json;
-pub mod metadata;
-pub mod page;
-pub mod pages;
-mod plan;
-mod points;
-pub mod query;
-pub mod reader;
-pub mod recompute;
-pub mod recover;
-mod rows;
-mod scan;
-#[cfg(feature = "json")]
-pub mod sketch;
-pub mod value;
-pub mod verify;
+unstable_mod!(encoding);
+unstable_mod!(read);
 pub mod writer;
+unstable_mod!(tools);
 
-pub use batch::{Column, ColumnCursor, DeviceBatch};
-pub use column::{BinaryValues, Values};
-pub use explain::Explain;
-pub use filter::{CmpOp, Filter};
-pub use reader::{Query, QueryIter, QueryStream, TsFileReader};
-pub use recover::{recover, RecoverySummary};
-pub use value::{Value, ValueRef};
-pub use writer::{TsFileWriter, WriteSummary, WriterOptions};
+/// Whether an encoding can encode a data type: what the writer accepts for a column (the
+/// same function as `encoding::supports`, which is public only with `unstable`).
+pub use encoding::supports as encoding_supports;
+pub use format::schema::{MeasurementSchema, TableColumn, TableSchema};
+pub use format::{
+    BinaryValues, Column, ColumnCategory, ColumnCursor, Compression, DataType, DeviceBatch,
+    DeviceId, Encoding, Statistics, Value, ValueRef, Values,
+};
+pub use read::{
+    CmpOp, DeviceIndex, Explain, FileMetadata, Filter, Query, QueryIter, QueryStream, TsFileReader,
+};
+pub use tools::recover::{recover, recover_with, RecoverOptions, RecoverySummary};
+pub use tools::verify::{verify, Check, Problem, VerifyOptions, VerifyReport};
+pub use writer::{default_encoding, Profile, TsFileWriter, WriteSummary, WriterOptions};
+
+/// Declares the old flat module `$old` as a deprecated alias of `$new`, for one release.
+macro_rules! moved {
+    ($(#[$cfg:meta])* $old:ident => $new:path, $note:literal) => {
+        #[doc = concat!("Moved: ", $note, ". This old path is kept for one release.")]
+        #[deprecated(since = "0.2.0", note = $note)]
+        $(#[$cfg])*
+        pub mod $old {
+            pub use $new::*;
+        }
+    };
+}
+
+moved!(batch => crate::tsfile::format::batch, "use colfile::tsfile::{DeviceBatch, Column, ColumnCursor}");
+moved!(column => crate::tsfile::format::values, "use colfile::tsfile::{Values, BinaryValues}");
+moved!(value => crate::tsfile::format::value, "use colfile::tsfile::{Value, ValueRef} (helpers: colfile::tsfile::format::value)");
+moved!(reader => crate::tsfile::read::reader, "use colfile::tsfile::{TsFileReader, Query, QueryIter, QueryStream}");
+moved!(query => crate::tsfile::read::query, "use colfile::tsfile::Query");
+moved!(filter => crate::tsfile::read::filter, "use colfile::tsfile::{Filter, CmpOp}");
+moved!(explain => crate::tsfile::read::explain, "use colfile::tsfile::Explain");
+moved!(metadata => crate::tsfile::read::metadata, "use colfile::tsfile::FileMetadata");
+moved!(chunk_reader => crate::tsfile::read::chunk_reader, "use colfile::tsfile::read::chunk_reader (feature `unstable`)");
+moved!(pages => crate::tsfile::read::pages, "use colfile::tsfile::read::pages (feature `unstable`)");
+moved!(compression => crate::tsfile::encoding::compression, "use colfile::tsfile::encoding::compression (feature `unstable`)");
+moved!(page => crate::tsfile::encoding::page, "use colfile::tsfile::encoding::page (feature `unstable`)");
+moved!(index_writer => crate::tsfile::writer::index, "use colfile::tsfile::writer::index (feature `unstable`)");
+moved!(layout => crate::tsfile::tools::layout, "use colfile::tsfile::tools::layout (feature `unstable`)");
+moved!(recompute => crate::tsfile::tools::recompute, "use colfile::tsfile::tools::recompute (feature `unstable`)");
+moved!(#[cfg(feature = "json")] dump => crate::tsfile::tools::dump, "use colfile::tsfile::tools::dump (features `json`, `unstable`)");
+moved!(#[cfg(feature = "json")] json => crate::tsfile::tools::json, "use colfile::tsfile::tools::json (features `json`, `unstable`)");
+moved!(#[cfg(feature = "json")] meta_json => crate::tsfile::tools::meta_json, "use colfile::tsfile::tools::meta_json (features `json`, `unstable`)");
+moved!(#[cfg(feature = "json")] sketch => crate::tsfile::tools::sketch, "use colfile::tsfile::tools::sketch (features `json`, `unstable`)");
+
+// `recover` and `verify` were modules before they were re-exported here as functions. Their
+// old module paths (`colfile::tsfile::verify::VerifyOptions`) stay, hidden but not deprecated:
+// a deprecated module would warn on every `use colfile::tsfile::verify;`, which imports the
+// function and the module of the same name together.
+
+/// The items of [`recover`](recover()), under their old module path.
+#[doc(hidden)]
+pub mod recover {
+    pub use crate::tsfile::tools::recover::{
+        recover, recover_with, RecoverOptions, RecoverySummary,
+    };
+}
+
+/// The items of [`verify`](verify()), under their old module path.
+#[doc(hidden)]
+pub mod verify {
+    pub use crate::tsfile::tools::verify::{verify, Check, Problem, VerifyOptions, VerifyReport};
+}

@@ -7,9 +7,9 @@ use super::{batch_rows, canon_rows, open_fixture, read_batches, without_null_fie
 use arrow_array::RecordBatchReader;
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 use colfile::arrow::TsFileArrowReader;
-use colfile::tsfile::dump::row_line;
 use colfile::tsfile::format::schema::{TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, DataType};
+use colfile::tsfile::tools::dump::row_line;
 use colfile::tsfile::{Filter, Query, TsFileReader, TsFileWriter, Value, WriterOptions};
 use serde_json::Value as Json;
 

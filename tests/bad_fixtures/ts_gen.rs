@@ -11,8 +11,8 @@ use colfile::tsfile::format::varint::{put_uvarint, put_var_bytes, put_varint, uv
 use colfile::tsfile::format::{
     MeasurementEntry, MetadataIndexNode, NodeEntries, NodeType, TsFileMetadata,
 };
-use colfile::tsfile::layout::{index_layout, scan_data, ChunkLayout, IndexLayout};
-use colfile::tsfile::metadata::FileMetadata;
+use colfile::tsfile::tools::layout::{index_layout, scan_data, ChunkLayout, IndexLayout};
+use colfile::tsfile::FileMetadata;
 use colfile::Limits;
 
 /// Two devices, 8 series, default encodings with LZ4 (1169 bytes).

@@ -3,8 +3,8 @@
 
 use colfile::cursor::Cursor;
 use colfile::tsfile::format::varint::{put_uvarint, put_varint};
-use colfile::tsfile::sketch::{sketch, Sketch};
-use colfile::tsfile::verify::{verify, VerifyOptions};
+use colfile::tsfile::tools::sketch::{sketch, Sketch};
+use colfile::tsfile::{verify, VerifyOptions};
 use colfile::tsfile::{Query, TsFileReader};
 use colfile::Limits;
 

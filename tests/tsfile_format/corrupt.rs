@@ -1,7 +1,7 @@
 //! Corrupt inputs: every damaged footer or index is a specific error, never a panic.
 
 use colfile::tsfile::format::{MetadataIndexNode, NodeEntries, NodeType};
-use colfile::tsfile::metadata::FileMetadata;
+use colfile::tsfile::FileMetadata;
 use colfile::{ErrorKind, Limits};
 use proptest::prelude::*;
 

@@ -9,8 +9,8 @@ use colfile::tsfile::format::{
     BloomFilter, DeviceId, NodeEntries, NodeType, StatValues, Statistics, TailBytes,
     TimeseriesMetadata,
 };
-use colfile::tsfile::index_writer::{write_index, IndexInput};
-use colfile::tsfile::metadata::FileMetadata;
+use colfile::tsfile::writer::index::{write_index, IndexInput};
+use colfile::tsfile::FileMetadata;
 use colfile::Limits;
 use serde_json::Value as Json;
 

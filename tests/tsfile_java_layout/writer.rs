@@ -270,7 +270,7 @@ fn stored_page(options: WriterOptions, comp: Compression) -> (Vec<u8>, Vec<u8>) 
         (chunk.compression, chunk.marker.is_multi_page()),
         (comp, false)
     );
-    let mut codecs = colfile::tsfile::compression::PageCodecs::new();
+    let mut codecs = colfile::tsfile::encoding::compression::PageCodecs::new();
     let mut payload = Vec::new();
     codecs
         .decompress(comp, &data, &mut payload, page.uncompressed_size as usize)
@@ -285,7 +285,7 @@ fn zstd_pages_at_level_22() {
     assert_eq!(java().zstd_level, 22);
     assert_eq!(WriterOptions::default().zstd_level, 3);
     let at = |level: i32, payload: &[u8]| {
-        let mut codecs = colfile::tsfile::compression::PageCodecs::new();
+        let mut codecs = colfile::tsfile::encoding::compression::PageCodecs::new();
         codecs.set_level(Compression::Zstd, Some(level)).unwrap();
         let mut out = Vec::new();
         codecs

@@ -307,7 +307,7 @@ fn alter_key(bytes: &[u8], at: u64, old: &str, new: &str) -> Vec<u8> {
 #[test]
 fn verify_checks_every_index_entry_key() {
     use colfile::tsfile::format::{NodeEntries, NodeType};
-    use colfile::tsfile::layout::index_layout;
+    use colfile::tsfile::tools::layout::index_layout;
 
     let good = deep_index_file();
     assert!(problems(&good).is_empty(), "{:?}", problems(&good));

@@ -33,6 +33,9 @@ pub struct ConvertArgs {
     pub fsync: bool,
     /// `Some(true)`: `--progress`, `Some(false)`: `--no-progress`.
     pub progress: Option<bool>,
+    /// Parquet and Arrow output: `--timestamp-unit s|ms|us|ns`, the unit of timestamp
+    /// columns (default: the reader's, nanoseconds for Hive and milliseconds for TsFile).
+    pub timestamp_unit: Option<String>,
 }
 
 fn string(v: OsString) -> Result<String, Failure> {
@@ -69,6 +72,7 @@ impl ConvertArgs {
             time_as_timestamp: false,
             fsync: false,
             progress: None,
+            timestamp_unit: None,
         };
         while let Some(arg) = p.next()? {
             match arg {
@@ -96,6 +100,15 @@ impl ConvertArgs {
                 Long("progress") => a.progress = Some(true),
                 Long("no-progress") => a.progress = Some(false),
                 Long("no-header") => read_args.push("--no-header".into()),
+                Long("timestamp-unit") => {
+                    let u = string(p.value()?)?;
+                    if !matches!(u.as_str(), "s" | "ms" | "us" | "ns") {
+                        return Err(Failure::usage(format!(
+                            "--timestamp-unit {u:?}: s, ms, us or ns"
+                        )));
+                    }
+                    a.timestamp_unit = Some(u);
+                }
                 Long(
                     name @ ("schema" | "serde" | "serde-prop" | "columns" | "time-zone"
                     | "calendar" | "table" | "start" | "end" | "tag" | "where"

@@ -1,10 +1,12 @@
-//! `convert IN OUT`: RCFile, TsFile, CSV and JSONL into one another (and Parquet with the
-//! `parquet` feature). Rows go through the JSON row model `cat` prints and `write` reads:
+//! `convert IN OUT`: RCFile, TsFile, CSV and JSONL into one another (and Parquet and Arrow
+//! IPC with the `parquet` feature). Rows go through the JSON row model `cat` prints and `write` reads:
 //! the input is read by `cat`'s code (sources.rs), a few per-column fixes map one format's
 //! types onto the other's (mapping.rs), and `write`'s code writes an RCFile or TsFile, or the
 //! lines go out as JSONL or CSV (`cat --format csv`'s cell text).
 
 mod args;
+#[cfg(feature = "parquet")]
+mod arrow_ipc;
 mod csv;
 mod mapping;
 #[cfg(feature = "parquet")]
@@ -14,6 +16,8 @@ mod parquet_rows;
 mod pipe;
 mod sources;
 mod text;
+#[cfg(feature = "parquet")]
+mod time_unit;
 
 use crate::Failure;
 pub use args::ConvertArgs;
@@ -29,6 +33,10 @@ pub enum Fmt {
     Csv,
     Jsonl,
     Parquet,
+    /// Arrow IPC, file format (`.arrow`, `.feather`).
+    Arrow,
+    /// Arrow IPC, stream format (`.arrows`).
+    ArrowStream,
 }
 
 impl Fmt {
@@ -39,9 +47,11 @@ impl Fmt {
             "csv" => Fmt::Csv,
             "jsonl" | "ndjson" => Fmt::Jsonl,
             "parquet" => Fmt::Parquet,
+            "arrow" | "feather" | "ipc" => Fmt::Arrow,
+            "arrows" | "arrow-stream" => Fmt::ArrowStream,
             other => {
                 return Err(Failure::usage(format!(
-                    "unknown format {other:?}: rcfile, tsfile, csv, jsonl or parquet"
+                    "unknown format {other:?}: rcfile, tsfile, csv, jsonl, parquet, arrow or arrows"
                 )))
             }
         })
@@ -55,6 +65,8 @@ impl Fmt {
             "csv" => Fmt::Csv,
             "jsonl" | "ndjson" => Fmt::Jsonl,
             "parquet" => Fmt::Parquet,
+            "arrow" | "feather" => Fmt::Arrow,
+            "arrows" => Fmt::ArrowStream,
             _ => return None,
         })
     }
@@ -62,9 +74,14 @@ impl Fmt {
     fn is_text(self) -> bool {
         matches!(self, Fmt::Csv | Fmt::Jsonl)
     }
+
+    /// Formats read and written as Arrow record batches (the `parquet` feature).
+    fn is_batches(self) -> bool {
+        matches!(self, Fmt::Parquet | Fmt::Arrow | Fmt::ArrowStream)
+    }
 }
 
-/// A file's format from its first bytes (RCFile, TsFile, Parquet), if they say.
+/// A file's format from its first bytes (RCFile, TsFile, Parquet, Arrow IPC), if they say.
 fn sniff(p: &Path) -> Option<Fmt> {
     use std::io::Read;
     let mut magic = [0u8; 6];
@@ -77,6 +94,11 @@ fn sniff(p: &Path) -> Option<Fmt> {
         Some(Fmt::TsFile)
     } else if m.starts_with(b"PAR1") {
         Some(Fmt::Parquet)
+    } else if m == b"ARROW1" {
+        Some(Fmt::Arrow)
+    } else if m.starts_with(&[0xff; 4]) {
+        // An IPC stream opens with a continuation marker and its schema message.
+        Some(Fmt::ArrowStream)
     } else {
         None
     }
@@ -103,7 +125,7 @@ fn input_format(a: &ConvertArgs) -> Result<Fmt, Failure> {
             }
             None => {
                 return Err(Failure::usage(format!(
-                    "{}: cannot tell its format (extension .rc, .tsfile, .csv, .jsonl, .parquet or --from FMT)",
+                    "{}: cannot tell its format (extension .rc, .tsfile, .csv, .jsonl, .parquet, .arrow, .arrows or --from FMT)",
                     a.input.display()
                 )))
             }
@@ -124,7 +146,7 @@ fn output_format(a: &ConvertArgs) -> Result<Fmt, Failure> {
         }
         None => Fmt::from_extension(&a.output).ok_or_else(|| {
             Failure::usage(format!(
-                "{}: cannot tell the output format (extension .rc, .tsfile, .csv, .jsonl, .parquet or --to FMT)",
+                "{}: cannot tell the output format (extension .rc, .tsfile, .csv, .jsonl, .parquet, .arrow, .arrows or --to FMT)",
                 a.output.display()
             ))
         })?,
@@ -138,6 +160,11 @@ fn output_format(a: &ConvertArgs) -> Result<Fmt, Failure> {
 pub fn convert(a: ConvertArgs) -> Result<(), Failure> {
     let from = input_format(&a)?;
     let to = output_format(&a)?;
+    if a.timestamp_unit.is_some() && !matches!(to, Fmt::Parquet | Fmt::Arrow | Fmt::ArrowStream) {
+        return Err(Failure::usage(
+            "--timestamp-unit is for Parquet and Arrow output",
+        ));
+    }
     let progress = std::rc::Rc::new(std::cell::RefCell::new(crate::progress::Progress::new(
         a.progress, None,
     )));
@@ -151,12 +178,12 @@ pub fn convert(a: ConvertArgs) -> Result<(), Failure> {
 }
 
 fn run(a: &ConvertArgs, from: Fmt, to: Fmt, progress: pipe::SharedProgress) -> Result<(), Failure> {
-    if from == Fmt::Parquet || to == Fmt::Parquet {
+    if from.is_batches() || to.is_batches() {
         #[cfg(feature = "parquet")]
         return parquet::convert(a, from, to, progress);
         #[cfg(not(feature = "parquet"))]
         return Err(Failure::usage(
-            "Parquet needs colfile built with the `parquet` feature (cargo build --features parquet)",
+            "Parquet and Arrow IPC need colfile built with the `parquet` feature (cargo build --features parquet)",
         ));
     }
     let source = sources::open(a, from, to)?;

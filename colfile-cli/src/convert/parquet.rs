@@ -1,6 +1,6 @@
 //! Parquet in and out (feature `parquet`): Arrow record batches from colfile's RCFile and
-//! TsFile readers (or a Parquet file) into a Parquet file (or colfile's RCFile and TsFile
-//! writers), through the parquet crate's `ArrowWriter` and `ParquetRecordBatchReader`;
+//! TsFile readers (or a Parquet or Arrow IPC file, arrow_ipc.rs) into a Parquet or Arrow IPC
+//! file (or colfile's RCFile and TsFile writers), through the parquet crate's `ArrowWriter` and `ParquetRecordBatchReader`;
 //! CSV and JSONL go through `parquet_rows`.
 //! Types follow `colfile::arrow`'s mappings; Parquet keeps the Arrow schema with its field
 //! metadata, so a TsFile's categories and a Hive schema's types survive a round trip.
@@ -16,7 +16,7 @@ use colfile::arrow::{
 };
 use colfile::compress::HadoopCodec;
 use colfile::source::FileSource;
-use colfile::tsfile::{TsFileReader, WriterOptions};
+use colfile::tsfile::TsFileReader;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
@@ -24,8 +24,8 @@ use parquet::file::properties::WriterProperties;
 use std::io::{BufWriter, Write};
 use std::sync::Arc;
 
-/// A batch source and, when it knows it, how far into its input it is.
-type Batches = Box<dyn Iterator<Item = Result<RecordBatch, Failure>>>;
+/// A source of record batches.
+pub(super) type Batches = Box<dyn Iterator<Item = Result<RecordBatch, Failure>>>;
 
 fn bad_input(a: &ConvertArgs) -> impl Fn(String) -> Failure + '_ {
     move |m| Failure::input(format!("{}: {m}", a.input.display()))
@@ -38,34 +38,47 @@ pub fn convert(
     progress: SharedProgress,
 ) -> Result<(), Failure> {
     if to.is_text() {
-        let source = super::parquet_rows::ParquetSource::open(a, to == Fmt::Csv)?;
+        let source = super::parquet_rows::ParquetSource::open(a, from, to == Fmt::Csv)?;
         return super::pipe::run(a, Box::new(source), to, progress);
     }
     if from.is_text() {
         let source = super::sources::open(a, from, to)?;
-        return super::parquet_rows::text_to_parquet(a, source, progress);
+        return super::parquet_rows::text_to_parquet(a, to, source, progress);
     }
     // Batches do not say how far into the input they are: rows only.
     progress.borrow_mut().set_total(None);
     let (schema, batches) = open(a, from)?;
+    let (schema, batches) = super::time_unit::apply(a, schema, batches)?;
     let mut batches = batches.inspect(move |b| {
         if let Ok(b) = b {
             progress.borrow_mut().rows_done(b.num_rows() as u64, None);
         }
     });
+    write_batches(a, to, schema, &mut batches)
+}
+
+/// Writes `batches` as OUT in format `to` (under a temporary name, renamed at the end).
+pub(super) fn write_batches(
+    a: &ConvertArgs,
+    to: Fmt,
+    schema: SchemaRef,
+    batches: &mut dyn Iterator<Item = Result<RecordBatch, Failure>>,
+) -> Result<(), Failure> {
     crate::write_cmd::atomically(&a.output, a.fsync, |file| {
         let out = BufWriter::with_capacity(1 << 20, file);
         match to {
-            Fmt::Parquet => write_parquet(a, schema, &mut batches, out),
-            Fmt::RcFile => write_rcfile(a, &schema, &mut batches, out),
-            Fmt::TsFile => write_tsfile(a, &schema, &mut batches, out),
+            Fmt::Parquet => write_parquet(a, schema, batches, out),
+            Fmt::Arrow => super::arrow_ipc::write(a, schema, batches, out, false),
+            Fmt::ArrowStream => super::arrow_ipc::write(a, schema, batches, out, true),
+            Fmt::RcFile => write_rcfile(a, &schema, batches, out),
+            Fmt::TsFile => write_tsfile(a, &schema, batches, out),
             _ => Err(Failure::usage("unsupported output")),
         }
     })
 }
 
 /// The input's Arrow schema and batches.
-fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), Failure> {
+pub(super) fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), Failure> {
     let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
     let path = a.input.clone();
     let arrow_err =
@@ -81,11 +94,14 @@ fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), Failure> {
                 .map(|c| c.name.as_str())
                 .collect();
             let src = FileSource::open(&a.input).map_err(ctx)?;
-            let r = RcFileArrowReader::builder(src, o.schema.clone(), o.serde.clone())
+            let mut b = RcFileArrowReader::builder(src, o.schema.clone(), o.serde.clone())
                 .with_columns(&names)
-                .map_err(ctx)?
-                .build()
                 .map_err(ctx)?;
+            if let Some(u) = &a.timestamp_unit {
+                // Read in the unit asked for: dates beyond the nanosecond range fit.
+                b = b.with_timestamp_unit(super::time_unit::unit_of(u)?);
+            }
+            let r = b.build().map_err(ctx)?;
             let schema = r.schema();
             Ok((schema, Box::new(r.map(move |b| b.map_err(&arrow_err)))))
         }
@@ -112,6 +128,8 @@ fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), Failure> {
             let schema = r.schema();
             Ok((schema, Box::new(r.map(move |b| b.map_err(&arrow_err)))))
         }
+        Fmt::Arrow => super::arrow_ipc::open(a, false),
+        Fmt::ArrowStream => super::arrow_ipc::open(a, true),
         _ => Err(Failure::usage("unsupported input")),
     }
 }
@@ -131,7 +149,7 @@ fn parquet_codec(name: Option<&str>) -> Result<Compression, Failure> {
     })
 }
 
-pub(super) fn write_parquet(
+fn write_parquet(
     a: &ConvertArgs,
     schema: SchemaRef,
     batches: &mut dyn Iterator<Item = Result<RecordBatch, Failure>>,
@@ -228,7 +246,7 @@ fn write_tsfile(
 ) -> Result<String, Failure> {
     let name = super::sources::table_name(a);
     let table = arrow_schema_to_tsfile(&name, schema)?;
-    let mut w = TsFileArrowWriter::try_new(out, table, WriterOptions::default())?;
+    let mut w = TsFileArrowWriter::try_new(out, table, crate::tsfile_cmds::base_options())?;
     for batch in batches {
         w.write(&batch?)?;
     }

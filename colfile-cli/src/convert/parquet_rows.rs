@@ -1,26 +1,25 @@
-//! Parquet to and from the text formats (feature `parquet`): a Parquet file's rows as the
+//! Parquet and Arrow IPC to and from the text formats (feature `parquet`): a Parquet or
+//! Arrow IPC file's rows as the
 //! JSON lines or CSV records `cat` prints (through the Hive types of its Arrow schema), and
 //! CSV or JSONL rows (typed by `--schema`, or `--out-schema`) gathered into Arrow batches
-//! for Parquet's writer.
+//! for Parquet's or Arrow IPC's writer.
 
 use super::pipe::{self, SharedProgress};
 use super::sources::{HiveLines, Model, Source};
-use super::ConvertArgs;
+use super::{ConvertArgs, Fmt};
 use crate::Failure;
-use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_array::RecordBatch;
 use colfile::arrow::{
     arrow_row_to_hive, arrow_schema_to_hive, hive_rows_to_arrow, hive_schema_to_arrow,
 };
 use colfile::rcfile::Schema;
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
-use std::io::BufWriter;
 
 /// Rows per Arrow batch handed to Parquet's writer.
 const BATCH_ROWS: usize = 8192;
 
-/// A Parquet file as a row source.
+/// A Parquet or Arrow IPC file as a row source.
 pub struct ParquetSource {
-    reader: ParquetRecordBatchReader,
+    reader: super::parquet::Batches,
     batch: Option<RecordBatch>,
     row: usize,
     schema: Schema,
@@ -31,14 +30,13 @@ pub struct ParquetSource {
 }
 
 impl ParquetSource {
-    pub fn open(a: &ConvertArgs, csv: bool) -> Result<Self, Failure> {
-        let bad = |m: String| Failure::input(format!("{}: {m}", a.input.display()));
-        let f = std::fs::File::open(&a.input).map_err(|e| Failure::from(e).context(&a.input))?;
-        let total = f.metadata().map(|m| m.len()).unwrap_or(0);
-        let b = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| bad(e.to_string()))?;
-        let reader = b.build().map_err(|e| bad(e.to_string()))?;
-        let schema = arrow_schema_to_hive(&reader.schema())
-            .map_err(|e| Failure::from(e).context(&a.input))?;
+    pub fn open(a: &ConvertArgs, from: Fmt, csv: bool) -> Result<Self, Failure> {
+        let total = std::fs::metadata(&a.input)
+            .map_err(|e| Failure::from(e).context(&a.input))?
+            .len();
+        let (arrow, reader) = super::parquet::open(a, from)?;
+        let schema =
+            arrow_schema_to_hive(&arrow).map_err(|e| Failure::from(e).context(&a.input))?;
         Ok(ParquetSource {
             reader,
             batch: None,
@@ -67,9 +65,7 @@ impl Source for ParquetSource {
             }
             match self.reader.next() {
                 None => return Ok(false),
-                Some(Err(e)) => {
-                    return Err(Failure::input(format!("{}: {e}", self.file.display())))
-                }
+                Some(Err(e)) => return Err(e),
                 Some(Ok(b)) => {
                     self.batch = Some(b);
                     self.row = 0;
@@ -94,16 +90,17 @@ impl Source for ParquetSource {
     }
 }
 
-/// CSV or JSONL rows from `source` into the Parquet file OUT.
+/// CSV or JSONL rows from `source` into OUT, a Parquet or Arrow IPC file (`to`).
 pub fn text_to_parquet(
     a: &ConvertArgs,
+    to: Fmt,
     source: Box<dyn Source>,
     progress: SharedProgress,
 ) -> Result<(), Failure> {
     let mut rows = pipe::hive_rows(a, source, progress)?;
     let schema = rows.schema.clone();
     let arrow = hive_schema_to_arrow(&schema);
-    let mut batches = std::iter::from_fn(move || {
+    let batches = std::iter::from_fn(move || {
         let mut chunk = Vec::with_capacity(BATCH_ROWS);
         for r in rows.by_ref().take(BATCH_ROWS) {
             match r {
@@ -113,8 +110,6 @@ pub fn text_to_parquet(
         }
         (!chunk.is_empty()).then(|| hive_rows_to_arrow(&schema, &chunk).map_err(Failure::from))
     });
-    crate::write_cmd::atomically(&a.output, a.fsync, |file| {
-        let out = BufWriter::with_capacity(1 << 20, file);
-        super::parquet::write_parquet(a, arrow, &mut batches, out)
-    })
+    let (arrow, mut batches) = super::time_unit::apply(a, arrow, Box::new(batches))?;
+    super::parquet::write_batches(a, to, arrow, &mut batches)
 }

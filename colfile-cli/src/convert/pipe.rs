@@ -45,7 +45,9 @@ pub fn run(
                 e
             })
         }
-        Fmt::Parquet => Err(Failure::usage("Parquet output needs the parquet feature")),
+        Fmt::Parquet | Fmt::Arrow | Fmt::ArrowStream => Err(Failure::usage(
+            "Parquet and Arrow output need the parquet feature",
+        )),
     }
 }
 
@@ -134,6 +136,8 @@ fn write_args(a: &ConvertArgs, to: Fmt, schema: String, table: Option<String>) -
         input: None,
         validate: false,
         fsync: a.fsync,
+        // convert draws its own progress.
+        progress: Some(false),
         time_zone: a.read.time_zone.clone(),
         calendar: a.read.calendar.clone(),
         ts: TsWriteArgs {

@@ -116,7 +116,11 @@ pub fn open(a: &ConvertArgs, from: Fmt, to: Fmt) -> Result<Box<dyn Source>, Fail
         Fmt::TsFile => Box::new(TsSource::open(a, to)?),
         Fmt::Jsonl => Box::new(super::text::JsonlSource::open(a, csv)?),
         Fmt::Csv => Box::new(super::text::CsvSource::open(a, csv)?),
-        Fmt::Parquet => return Err(Failure::usage("Parquet input needs the parquet feature")),
+        Fmt::Parquet | Fmt::Arrow | Fmt::ArrowStream => {
+            return Err(Failure::usage(
+                "Parquet and Arrow input need the parquet feature",
+            ))
+        }
     })
 }
 

@@ -93,7 +93,7 @@ pub fn codec(t: DataType, rng: &mut Rng) -> (Encoding, Compression) {
         Encoding::Camel,
     ]
     .into_iter()
-    .filter(|&e| colfile::tsfile::encoding::supports(e, t))
+    .filter(|&e| colfile::tsfile::encoding_supports(e, t))
     .collect();
     let compressions = [
         Compression::Uncompressed,

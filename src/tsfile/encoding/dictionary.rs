@@ -7,7 +7,7 @@
 
 use super::rle;
 use crate::cursor::Cursor;
-use crate::tsfile::column::BinaryValues;
+use crate::tsfile::format::values::BinaryValues;
 use crate::tsfile::format::varint::{put_var_bytes, put_varint};
 use crate::{Error, Result};
 use std::collections::HashMap;

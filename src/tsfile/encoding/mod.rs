@@ -1,6 +1,8 @@
-//! TsFile value encodings (`spec/tsfile.md` §7), one file each, bit-exact with the Java and
-//! C++ implementations. A page's value stream is encoded in one call from a [`Values`] run
-//! and decoded in one call into one; every stream is self-contained (encoders reset per page).
+//! How values become page bytes and back: the TsFile value encodings (`spec/tsfile.md` §7),
+//! one file each, bit-exact with the Java and C++ implementations; the page payload layouts
+//! ([`page`]); and page compression ([`compression`]). A page's value stream is encoded in
+//! one call from a [`Values`] run and decoded in one call into one; every stream is
+//! self-contained (encoders reset per page).
 //!
 //! This set: PLAIN, TS_2DIFF (integers, and FLOAT/DOUBLE through Java's
 //! `FloatEncoder` wrapper), RLE (integers, BOOLEAN, and the FLOAT/DOUBLE wrapper), GORILLA
@@ -31,12 +33,14 @@
 mod bits;
 mod camel;
 mod chimp;
+pub mod compression;
 mod dictionary;
 mod fire;
 mod float_wrapper;
 mod framing;
 mod gorilla;
 mod gorilla_v1;
+pub mod page;
 mod plain;
 mod regular;
 mod rlbe;
@@ -46,7 +50,7 @@ mod ts2diff;
 mod word;
 mod zigzag;
 
-use super::column::Values;
+use crate::tsfile::format::values::Values;
 use crate::tsfile::format::{DataType, Encoding, Physical};
 use crate::{Error, Result};
 use framing::Mode;
@@ -80,6 +84,7 @@ impl EncodeOptions {
         self
     }
     /// Sets [`max_point_number`](Self::max_point_number).
+    #[cfg(feature = "unstable")]
     pub fn with_max_point_number(mut self, n: i32) -> Self {
         self.max_point_number = n;
         self
@@ -384,6 +389,7 @@ pub fn decode_ts2diff_i64(input: &[u8], max_values: usize, out: &mut Vec<i64>) -
 
 /// Typed fast path: decodes a GORILLA DOUBLE stream straight into `out` (same rules as
 /// [`decode`]).
+#[cfg(feature = "unstable")]
 pub fn decode_gorilla_f64(input: &[u8], max_values: usize, out: &mut Vec<f64>) -> Result<()> {
     let s = sentinel(Physical::Double);
     gorilla::decode::<_, 64>(input, 0, Mode::UpTo(max_values), s, f64::from_bits, out)

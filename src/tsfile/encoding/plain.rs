@@ -5,7 +5,7 @@
 
 use super::limit_exceeded;
 use crate::cursor::Cursor;
-use crate::tsfile::column::Values;
+use crate::tsfile::format::values::Values;
 use crate::tsfile::format::varint::{put_var_bytes, put_varint};
 use crate::{Error, Result};
 

@@ -26,7 +26,7 @@
 use super::bits::{BitReader, BitWriter};
 use super::limit_exceeded;
 use super::word::Word;
-use crate::tsfile::column::Values;
+use crate::tsfile::format::values::Values;
 use crate::{Error, Result};
 
 /// Values per block (Java `BLOCK_DEFAULT_SIZE`).

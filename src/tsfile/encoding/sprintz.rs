@@ -45,7 +45,7 @@ use super::framing::Mode;
 use super::gorilla;
 use super::{limit_exceeded, rle};
 use crate::cursor::Cursor;
-use crate::tsfile::column::Values;
+use crate::tsfile::format::values::Values;
 use crate::tsfile::format::varint::put_uvarint;
 use crate::{Error, Result};
 

@@ -9,6 +9,11 @@ use super::varint::{put_uvarint, put_var_bytes, put_varint};
 use crate::cursor::Cursor;
 use crate::{Error, Limits, Result};
 
+/// `TsFile`, at both ends of a file.
+pub const MAGIC: &[u8; 6] = b"TsFile";
+/// The format version byte this crate reads and writes.
+pub const VERSION: u8 = 4;
+
 /// The properties Java writes when the user adds none, in Java's order.
 pub fn default_properties() -> Vec<(String, Option<Vec<u8>>)> {
     vec![

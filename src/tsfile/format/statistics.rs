@@ -3,9 +3,9 @@
 //! accumulation and merging rules of Java's `Statistics` classes.
 
 use super::types::DataType;
+use super::values::Values;
 use super::varint::{put_bytes32, put_uvarint};
 use crate::cursor::Cursor;
-use crate::tsfile::column::Values;
 use crate::{Error, Result};
 
 /// Count, time range and type-specific fields of a run of values.

@@ -6,7 +6,7 @@ use super::chunk::ColumnCodec;
 use super::group::Group;
 use super::{new_state, TsFileWriter};
 use crate::tsfile::format::DeviceId;
-use crate::tsfile::{Column, DeviceBatch};
+use crate::tsfile::format::{Column, DeviceBatch};
 use crate::{Error, Result};
 use std::io::Write;
 

@@ -2,12 +2,12 @@
 //! (encoded, compressed, with their statistics) and the chunk statistics. A chunk becomes
 //! bytes — header and pages — when its chunk group is flushed (`spec/tsfile.md` §5.3–5.5, §11).
 
-use super::super::column::Values;
-use super::super::compression::PageCodecs;
-use super::super::encoding::{self, EncodeOptions};
-use super::super::page::encode_value_page;
+use crate::tsfile::encoding::compression::PageCodecs;
+use crate::tsfile::encoding::page::encode_value_page;
+use crate::tsfile::encoding::{self, EncodeOptions};
 use crate::tsfile::format::headers::{ChunkHeader, ChunkKind, Marker, PageHeader};
 use crate::tsfile::format::statistics::Statistics;
+use crate::tsfile::format::values::Values;
 use crate::tsfile::format::varint::put_uvarint;
 use crate::tsfile::format::{Compression, DataType, Encoding};
 use crate::{Error, Result};

@@ -8,7 +8,7 @@
 
 use super::chunk::PageWork;
 use super::group::{FlushedChunk, Group};
-use crate::tsfile::compression::PageCodecs;
+use crate::tsfile::encoding::compression::PageCodecs;
 use crate::tsfile::format::{Compression, DeviceId};
 use crate::{Error, Result};
 

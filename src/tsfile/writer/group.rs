@@ -3,11 +3,11 @@
 //! non-aligned group (one chunk per series, each with its own time stream). Pages are cut at
 //! the point limit or the byte limit; the group turns into a chunk group when flushed.
 
-use super::super::batch::{count_set, Column};
-use super::super::value::ValueRef;
 use super::chunk::{ChunkBuilder, ColumnCodec, PageWork};
+use crate::tsfile::format::batch::{count_set, Column};
 use crate::tsfile::format::headers::ChunkKind;
 use crate::tsfile::format::statistics::Statistics;
+use crate::tsfile::format::value::ValueRef;
 use crate::Result;
 
 /// Page cutting limits.

@@ -24,8 +24,8 @@
 //!   record: all but the last one written (the last device's group of the last flush),
 //!   which is followed by nothing and dropped too, because a file that ends exactly after
 //!   a chunk cannot be told from one that lost the group's remaining chunks (see
-//!   [`recover`](mod@crate::tsfile::recover)'s module docs). A crash in the middle of a flush
-//!   leaves a cut chunk group, which recover drops with everything after it;
+//!   [`recover`](crate::tsfile::recover())). A crash in the middle of a flush leaves a cut
+//!   chunk group, which recover drops with everything after it;
 //! * `Ok` from `flush` or `finish` means the bytes reached the output (for a file: the
 //!   operating system), not the disk. With an output that implements
 //!   [`SyncWrite`] (a [`File`](std::fs::File), a `BufWriter` around
@@ -59,6 +59,11 @@ mod batch;
 mod chunk;
 mod flush;
 mod group;
+#[cfg(feature = "unstable")]
+#[cfg_attr(docsrs, doc(cfg(feature = "unstable")))]
+pub mod index;
+#[cfg(not(feature = "unstable"))]
+pub(crate) mod index;
 mod java;
 mod options;
 
@@ -67,8 +72,8 @@ pub use options::{default_encoding, Profile, WriteSummary, WriterOptions};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 
-use super::compression::PageCodecs;
-use super::value::{check_type, ValueRef};
+use crate::tsfile::encoding::compression::PageCodecs;
+use crate::tsfile::format::value::{check_type, ValueRef};
 use chunk::{ColumnCodec, PageWork};
 use group::{Group, PageLimits};
 
@@ -79,7 +84,6 @@ use crate::tsfile::format::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
 use crate::tsfile::format::index::{ChunkMetadata, TimeseriesMetadata};
 use crate::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
 use crate::tsfile::format::{ColumnCategory, DataType, DeviceId};
-use crate::tsfile::index_writer;
 use crate::{Error, Result};
 
 const MAGIC: &[u8; 6] = b"TsFile";
@@ -215,13 +219,13 @@ impl<W: Write> TsFileWriter<W> {
     }
 
     fn column_codec(&self, m: &MeasurementSchema) -> Result<ColumnCodec> {
-        if !super::encoding::supports(m.encoding, m.data_type) {
+        if !crate::tsfile::encoding::supports(m.encoding, m.data_type) {
             return Err(Error::unsupported(format!(
                 "column {}: {} encoding of {} is not supported by this build",
                 m.name, m.encoding, m.data_type
             )));
         }
-        super::compression::page_codec(m.compression)
+        crate::tsfile::encoding::compression::page_codec(m.compression)
             .map_err(|e| Error::unsupported(format!("column {}: {e}", m.name)))?;
         let mut options = EncodeOptions::default().with_rle_runs(self.options.profile.rle_runs());
         if let Some(v) = m.property("max_point_number") {
@@ -351,7 +355,12 @@ impl<W: Write> TsFileWriter<W> {
     /// exception is an error of the chunk-group flush a row may trigger (I/O, encoding):
     /// the writer then refuses further calls (see the
     /// [module docs](self#what-survives-a-crash)).
-    pub fn write_row(&mut self, table: &str, time: i64, values: &[super::Value]) -> Result<()> {
+    pub fn write_row(
+        &mut self,
+        table: &str,
+        time: i64,
+        values: &[crate::tsfile::format::Value],
+    ) -> Result<()> {
         let refs: Vec<ValueRef<'_>> = values.iter().map(|v| v.as_ref()).collect();
         self.write_row_refs(table, time, &refs)
     }
@@ -622,7 +631,7 @@ impl<W: Write> TsFileWriter<W> {
             }
         }
         let schemas = footer_schemas(self.tables, self.options.profile);
-        let footer = index_writer::write_metadata(
+        let footer = index::write_metadata(
             &mut self.out,
             self.pos,
             &devices,
@@ -725,7 +734,7 @@ fn footer_schemas(tables: BTreeMap<String, TableInfo>, profile: Profile) -> Vec<
         .collect()
 }
 
-/// A series' footer entry (see [`index_writer::series_metadata`]).
+/// A series' footer entry (see [`index::series_metadata`]).
 fn series_metadata(s: SeriesMeta) -> Result<TimeseriesMetadata> {
-    index_writer::series_metadata(s.name, s.data_type, s.mask, s.chunks)
+    index::series_metadata(s.name, s.data_type, s.mask, s.chunks)
 }

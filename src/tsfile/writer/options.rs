@@ -36,8 +36,10 @@ pub struct WriterOptions {
     pub properties: Vec<(String, Option<Vec<u8>>)>,
     /// Whose choices to follow where the reference writers differ.
     pub profile: Profile,
-    /// Threads that encode and compress pages when chunk groups are flushed (1 = the
-    /// caller's thread only). The bytes written do not depend on it.
+    /// Threads that encode and compress pages when chunk groups are flushed. The default, 1,
+    /// is the caller's thread only: the writer starts no threads unless asked to (with
+    /// [`with_threads`](Self::with_threads), e.g. the machine's cores). The bytes written do
+    /// not depend on it.
     pub threads: usize,
 }
 
@@ -129,7 +131,7 @@ impl Default for WriterOptions {
             role_masks: true,
             properties: Vec::new(),
             profile: Profile::Portable,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
+            threads: 1,
         }
     }
 }
@@ -161,7 +163,8 @@ impl WriterOptions {
         self.time_compression = compression;
         self
     }
-    /// Sets [`threads`](Self::threads) (at least 1).
+    /// Sets [`threads`](Self::threads) (at least 1): with `n > 1`, flushing a chunk group
+    /// encodes and compresses its columns' pages on up to `n` scoped threads.
     pub fn with_threads(mut self, n: usize) -> Self {
         self.threads = n.max(1);
         self

@@ -1,0 +1,444 @@
+//! [`TsFileReader`]: footer-first reading from any [`ByteSource`], and [`Query`] scans that
+//! return rows device by device as [`DeviceBatch`]es (`spec/tsfile.md` §9, §10, §12, §20).
+//!
+//! Devices are chosen from the index: named devices (or a filter fixing every tag) are
+//! asked of the Bloom filter and found by searching the device index; otherwise the device
+//! index is walked and devices failing the tag filter are dropped before their series index
+//! is read. The scan of each device (`scan.rs` aligned, `merge.rs` tree) skips chunks and
+//! pages by their statistics; this module applies offset, limit and batch size and keeps
+//! the [`Explain`] report. It is the one place where batches are cut to the batch size (the
+//! Arrow reader converts its batches as they come).
+
+use std::collections::VecDeque;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use super::chunk_reader::RawChunk;
+use super::explain::{Explain, Reason};
+use super::filter::Tri;
+use super::metadata::{DeviceIndex, FileMetadata, FileParts};
+use super::plan::{check_filter, device_tags, tag_verdict, DevicePlan};
+pub use super::query::Query;
+use super::rows::{append_rows, retain_rows, split_rows};
+use super::scan::DeviceScan;
+use crate::source::ByteSource;
+use crate::tsfile::encoding::compression::PageCodecs;
+use crate::tsfile::format::batch::DeviceBatch;
+use crate::tsfile::format::index::TimeseriesMetadata;
+use crate::tsfile::format::{DeviceId, Encoding};
+use crate::{Error, Limits, Result};
+
+/// Reads a TsFile from a byte-range source.
+///
+/// ```no_run
+/// use colfile::source::FileSource;
+/// use colfile::tsfile::{Query, TsFileReader};
+/// let reader = TsFileReader::open(FileSource::open("weather.tsfile")?)?;
+/// for batch in reader.query(&Query::all().table("weather"))? {
+///     let batch = batch?;
+///     println!("{} rows of {}", batch.len(), batch.device);
+/// }
+/// # Ok::<(), colfile::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct TsFileReader<S> {
+    pub(super) source: S,
+    pub(super) metadata: FileMetadata,
+    pub(super) limits: Limits,
+}
+
+impl<S: ByteSource> TsFileReader<S> {
+    /// The parts the query layers read the file through.
+    pub(crate) fn parts(&self) -> FileParts<'_, S> {
+        FileParts {
+            source: &self.source,
+            metadata: &self.metadata,
+            limits: &self.limits,
+        }
+    }
+
+    /// Opens `source` with default [`Limits`]: reads and checks the footer.
+    pub fn open(source: S) -> Result<Self> {
+        Self::open_with_limits(source, Limits::default())
+    }
+
+    /// Opens `source` with `limits` on every size and count read from it.
+    pub fn open_with_limits(source: S, limits: Limits) -> Result<Self> {
+        let metadata = FileMetadata::read(&source, &limits)?;
+        Ok(TsFileReader {
+            source,
+            metadata,
+            limits,
+        })
+    }
+
+    /// The footer: tables, schemas, properties, and the index to devices and series.
+    pub fn metadata(&self) -> &FileMetadata {
+        &self.metadata
+    }
+
+    /// The source.
+    pub fn source(&self) -> &S {
+        &self.source
+    }
+
+    /// The encoding and compression of a series, from its first chunk's header (the footer
+    /// does not record them).
+    pub fn series_codec(
+        &self,
+        series: &TimeseriesMetadata,
+    ) -> Result<(Encoding, crate::tsfile::format::Compression)> {
+        let first = series.chunks.first().ok_or_else(|| {
+            Error::corrupt(
+                "tsfile",
+                format!("series {:?} has no chunk", series.measurement_id),
+            )
+        })?;
+        let chunk = RawChunk::read_header(
+            &self.source,
+            first.offset_of_chunk_header as u64,
+            &self.limits,
+        )?;
+        Ok((chunk.encoding, chunk.compression))
+    }
+
+    /// Devices in file order (tables by name, devices in id order) that `query` selects by
+    /// table, device and tag filter (statistics are not consulted).
+    pub fn devices(&self, query: &Query) -> Result<Vec<DeviceId>> {
+        let mut ex = Explain::default();
+        Ok(self
+            .device_entries(query, &mut ex)?
+            .into_iter()
+            .map(|e| e.device)
+            .collect())
+    }
+
+    /// [`devices`](Self::devices) with where each device's series index starts.
+    fn device_entries(&self, q: &Query, ex: &mut Explain) -> Result<Vec<DeviceIndex>> {
+        let mut out = Vec::new();
+        for table in self.metadata.tables() {
+            if q.table.as_deref().is_some_and(|t| t != table) {
+                continue;
+            }
+            let schema = self.metadata.table_schema(table);
+            let fixed = schema.and_then(|s| q.fixed_device(s));
+            let named = q.devices.as_deref();
+            let wanted: Option<Vec<&DeviceId>> = match (named, &fixed) {
+                (Some(d), _) => Some(d.iter().filter(|d| d.table_name() == table).collect()),
+                (None, Some(f)) => Some(vec![f]),
+                (None, None) => None,
+            };
+            let entries = match wanted {
+                Some(ds) => self.find_devices(&ds, q, schema, ex)?,
+                None => {
+                    let all = self.metadata.device_entries(&self.source, table)?;
+                    ex.devices.considered += all.len() as u64;
+                    all
+                }
+            };
+            for e in entries {
+                let tags = device_tags(schema, &e.device);
+                if q.filter
+                    .as_ref()
+                    .is_some_and(|f| tag_verdict(f, &tags) == Tri::No)
+                {
+                    ex.devices.skip(Reason::Tags);
+                    continue;
+                }
+                out.push(e);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Named devices, each asked of the Bloom filter (any selected column, or the aligned
+    /// time column) and then searched for in the device index.
+    fn find_devices(
+        &self,
+        devices: &[&DeviceId],
+        q: &Query,
+        schema: Option<&crate::tsfile::format::TableSchema>,
+        ex: &mut Explain,
+    ) -> Result<Vec<DeviceIndex>> {
+        let mut out = Vec::new();
+        for &d in devices {
+            ex.devices.consider();
+            if let Some(b) = &self.metadata.footer().bloom {
+                // A table device is aligned: its time column ("") is always there. A tree
+                // device may be non-aligned, with no time series of its own, so it is only
+                // asked about the measurements the query names (if it names any).
+                let mut names: Vec<&str> = Vec::new();
+                if schema.is_some() {
+                    names.push("");
+                }
+                match (&q.columns, schema) {
+                    (Some(c), _) => names.extend(c.iter().map(String::as_str)),
+                    (None, Some(s)) => {
+                        names.extend(s.columns.iter().map(|c| c.schema.name.as_str()))
+                    }
+                    (None, None) => {}
+                }
+                if !names.is_empty() && !names.iter().any(|m| b.may_contain(&format!("{d}.{m}"))) {
+                    ex.devices.skip(Reason::Bloom);
+                    continue;
+                }
+            }
+            match self.metadata.find_device(&self.source, d)? {
+                Some(range) => out.push(DeviceIndex {
+                    device: d.clone(),
+                    measurement_root: range,
+                }),
+                None => ex.devices.skip(Reason::Index),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Runs `query`: one or more batches per device, devices in index order.
+    ///
+    /// Errors: a table that is not in the file; a filter naming a column the table lacks,
+    /// or comparing a column with a value of another kind.
+    pub fn query(&self, query: &Query) -> Result<QueryIter<'_, S>> {
+        self.check_query(query)?;
+        Self::start(self, query)
+    }
+
+    /// The table and filter checks of [`query`](Self::query).
+    fn check_query(&self, query: &Query) -> Result<()> {
+        if let Some(t) = &query.table {
+            let Some(schema) = self.metadata.table_schema(t) else {
+                if !self.metadata.tables().any(|x| x == t) {
+                    return Err(Error::invalid(format!("no table {t} in this file")));
+                }
+                return Ok(());
+            };
+            check_filter(query, schema)?;
+        }
+        Ok(())
+    }
+
+    /// [`query`](Self::query) on a shared reader: the iterator owns its `Arc`, so it can
+    /// outlive the caller's borrow (move it to another thread, keep it in a struct, hand it
+    /// to an async stream).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use colfile::tsfile::{Query, TsFileReader};
+    /// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/basic.tsfile"))?;
+    /// let reader = Arc::new(TsFileReader::open(bytes)?);
+    /// let rows = std::thread::spawn(move || -> colfile::Result<usize> {
+    ///     let mut n = 0;
+    ///     for b in reader.query_shared(&Query::all())? {
+    ///         n += b?.len();
+    ///     }
+    ///     Ok(n)
+    /// });
+    /// assert!(rows.join().unwrap()? > 0);
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn query_shared(self: &Arc<Self>, query: &Query) -> Result<QueryStream<Arc<Self>>> {
+        self.check_query(query)?;
+        Self::start(Arc::clone(self), query)
+    }
+
+    fn start<R: Deref<Target = Self>>(reader: R, query: &Query) -> Result<QueryStream<R>> {
+        let mut explain = Explain::default();
+        let devices = reader.device_entries(query, &mut explain)?.into();
+        let codecs = PageCodecs::with_limits(&reader.limits);
+        Ok(QueryStream {
+            reader,
+            query: query.clone(),
+            devices,
+            current: None,
+            codecs,
+            pending: VecDeque::new(),
+            to_skip: query.offset,
+            taken: 0,
+            explain,
+        })
+    }
+
+    /// Runs `query` to the end and returns its pruning report.
+    pub fn explain(&self, query: &Query) -> Result<Explain> {
+        let mut it = self.query(query)?;
+        for b in &mut it {
+            b?;
+        }
+        Ok(it.explain)
+    }
+}
+
+/// Iterator over a query's batches, borrowing its reader ([`TsFileReader::query`]).
+pub type QueryIter<'r, S> = QueryStream<&'r TsFileReader<S>>;
+
+/// Iterator over a query's batches; [`explain`](Self::explain) says what it has skipped.
+/// `R` is how it holds the reader: a borrow ([`QueryIter`]) or an `Arc`
+/// ([`TsFileReader::query_shared`]).
+#[derive(Debug)]
+pub struct QueryStream<R> {
+    reader: R,
+    query: Query,
+    devices: VecDeque<DeviceIndex>,
+    current: Option<DeviceScan>,
+    codecs: PageCodecs,
+    /// Read ahead of the batch last returned, offset and limit applied: rows cut off at the
+    /// batch size, the next device's rows, or the error that ended a batch early.
+    pending: VecDeque<Result<DeviceBatch>>,
+    /// Rows of the offset still to drop.
+    to_skip: u64,
+    /// Rows taken for the result (returned or pending): what the limit counts.
+    taken: u64,
+    explain: Explain,
+}
+
+impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
+    /// What the query has considered and skipped so far (all of it once the iterator is
+    /// exhausted).
+    pub fn explain(&self) -> &Explain {
+        &self.explain
+    }
+
+    /// The next batch of some device, before offset, limit and batch size.
+    fn next_raw(&mut self) -> Option<Result<DeviceBatch>> {
+        loop {
+            if let Some(scan) = &mut self.current {
+                let r = scan.next_batch(
+                    &self.reader.parts(),
+                    &self.query,
+                    &mut self.codecs,
+                    &mut self.explain,
+                );
+                match r {
+                    Ok(Some(b)) => return Some(Ok(b)),
+                    Ok(None) => self.current = None,
+                    Err(e) => {
+                        self.current = None;
+                        self.devices.clear();
+                        return Some(Err(e));
+                    }
+                }
+            }
+            let device = self.devices.pop_front()?;
+            match DevicePlan::new(&self.reader.parts(), &device, &self.query) {
+                Ok(plan) => match plan.skip_reason(&self.query) {
+                    Some(why) => self.explain.devices.skip(why),
+                    None => self.current = Some(DeviceScan::new(plan)),
+                },
+                Err(e) => {
+                    self.devices.clear();
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+
+    /// Applies the offset and the limit to a batch; `None` when nothing of it is left.
+    fn cut(&mut self, mut b: DeviceBatch) -> Result<Option<DeviceBatch>> {
+        let len = b.len() as u64;
+        if self.to_skip >= len {
+            self.to_skip -= len;
+            return Ok(None);
+        }
+        if self.to_skip > 0 {
+            let keep: Vec<bool> = (0..len).map(|i| i >= self.to_skip).collect();
+            retain_rows(&mut b, &keep)?;
+            self.to_skip = 0;
+        }
+        if let Some(limit) = self.query.limit {
+            let left = limit.saturating_sub(self.taken);
+            if (b.len() as u64) > left {
+                split_rows(&mut b, left as usize)?;
+            }
+        }
+        self.taken += b.len() as u64;
+        Ok((!b.is_empty()).then_some(b))
+    }
+
+    fn limit_reached(&self) -> bool {
+        self.query.limit.is_some_and(|l| self.taken >= l)
+    }
+
+    /// The next non-empty batch after offset and limit: what was read ahead, else the scans'.
+    fn next_cut(&mut self) -> Option<Result<DeviceBatch>> {
+        if let Some(r) = self.pending.pop_front() {
+            return Some(r);
+        }
+        loop {
+            if self.limit_reached() {
+                if self.current.take().is_some() || !self.devices.is_empty() {
+                    let left = self.devices.len() as u64;
+                    self.devices.clear();
+                    for _ in 0..left {
+                        self.explain.devices.skip(Reason::Limit);
+                    }
+                }
+                return None;
+            }
+            match self.next_raw()? {
+                Ok(b) => match self.cut(b) {
+                    Ok(Some(b)) => return Some(Ok(b)),
+                    Ok(None) => continue,
+                    Err(e) => return Some(Err(e)),
+                },
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+
+    /// Makes `b` `n` rows long: what is beyond is cut off (returned next), and while it is
+    /// shorter the device's next batches are joined to it. It stays shorter only where the
+    /// device's rows (or the query's) end, or where an error comes next.
+    fn fill(&mut self, b: &mut DeviceBatch, n: usize) -> Result<()> {
+        loop {
+            if b.len() >= n {
+                if b.len() > n {
+                    let rest = split_rows(b, n)?;
+                    self.pending.push_front(Ok(rest));
+                }
+                return Ok(());
+            }
+            let mut next = match self.next_cut() {
+                None => return Ok(()),
+                Some(Ok(next)) if same_series(b, &next) => next,
+                Some(other) => {
+                    self.pending.push_front(other);
+                    return Ok(());
+                }
+            };
+            let room = n - b.len();
+            if next.len() > room {
+                let rest = split_rows(&mut next, room)?;
+                self.pending.push_front(Ok(rest));
+            }
+            append_rows(b, &next)?;
+        }
+    }
+}
+
+/// Whether `b` can be joined to `a`: the same device with the same columns.
+fn same_series(a: &DeviceBatch, b: &DeviceBatch) -> bool {
+    a.device == b.device
+        && a.columns.len() == b.columns.len()
+        && a.columns
+            .iter()
+            .zip(&b.columns)
+            .all(|(x, y)| x.name == y.name && x.data_type == y.data_type)
+}
+
+impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> Iterator for QueryStream<R> {
+    type Item = Result<DeviceBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut b = match self.next_cut()? {
+            Ok(b) => b,
+            Err(e) => return Some(Err(e)),
+        };
+        if let Some(n) = self.query.batch_size {
+            if let Err(e) = self.fill(&mut b, n) {
+                return Some(Err(e));
+            }
+        }
+        self.explain.rows_returned += b.len() as u64;
+        Some(Ok(b))
+    }
+}
