@@ -235,6 +235,10 @@ fn rcfile_without_schema_prints_escaped_raw_cells_and_warns_once() {
         lines[1],
         r#"{"_col0":"\u0000","_col1":"\u0000","_col2":"\u0001\u0000\u0000\u0000\u000b\u0001\u0000\u0000\u0000\u0006\u0001\u0000\u0000\u0000\u0001\u0000","_col3":"\u0000*","_col4":"\u0000"}"#
     );
+    // Several files: still one warning.
+    let o = colfile(&["cat", &rc("nested_binary"), &rc("nested_binary")]);
+    assert_eq!(stdout(&o).lines().count(), 2 * lines.len());
+    assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
     // A backslash in a cell is doubled, so `\x` text and an escaped byte differ.
     let o = colfile(&[
         "head",
