@@ -6,7 +6,7 @@
 //! colfile count FILE|DIR... [--table T]
 //! colfile scan FILE|DIR... [--schema S] [--serde text|binary] [--columns a,b] [--raw] [--threads N]
 //! colfile meta FILE
-//! colfile schema FILE
+//! colfile schema FILE [--format json|ddl]
 //! colfile write OUT --format rcfile --schema S --serde text|binary --codec C [options] [--input FILE|-]
 //! colfile write OUT --format tsfile --table T --schema 'name:TYPE:CATEGORY[:ENCODING[:COMPRESSION]],...' [--input FILE|-]
 //! colfile recover IN OUT [--schema-from FILE]
@@ -17,6 +17,8 @@
 //!  [--max-row-group-bytes B] [--max-chunk-points N], B with a K/M/G/T suffix)
 //! colfile convert IN OUT [--from FMT] [--to FMT] [input options] [output options] [--timestamp-unit U]
 //! colfile sql 'SELECT ...' [NAME=]LOCATION... [options]   (runs colfile-sql, the DataFusion build)
+//! (cat, head, convert: [--delimiter C] [--quote C] [--no-header] [--null STR], csv_opts.rs)
+//! (--schema S: name:type,... or Hive DDL, or @FILE holding either or a CREATE TABLE; schema_arg.rs)
 //! colfile completions bash|zsh|fish    (shell_docs.rs)
 //! colfile man                          (man_page.rs)
 //! ```
