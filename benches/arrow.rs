@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use colfile::arrow::{RcFileArrowReader, TsFileArrowReader};
 use colfile::rcfile::batch::ColumnBatch;
-use colfile::rcfile::{Reader, RowWriter, Schema, Serde, Value as HiveValue, Writer};
+use colfile::rcfile::{RcFileReader, RcFileWriter, RowWriter, Schema, Serde, Value as HiveValue};
 use colfile::tsfile::format::schema::{TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, Compression, DataType};
 use colfile::tsfile::writer::default_encoding;
@@ -25,7 +25,9 @@ fn rc_schema() -> Schema {
 }
 
 fn rc_file() -> Vec<u8> {
-    let w = Writer::builder(Vec::new(), 4).build().expect("writer");
+    let w = RcFileWriter::builder(Vec::new(), 4)
+        .build()
+        .expect("writer");
     let mut w = RowWriter::new(w, rc_schema(), Serde::binary());
     for i in 0..RC_ROWS as i64 {
         w.write(&[
@@ -84,7 +86,7 @@ fn rcfile(c: &mut Criterion) {
     // reallocating them per file costs glibc's page faults, up to 2x here).
     let cols = std::cell::RefCell::new(vec![ColumnBatch::default(); schema.len()]);
     let plain = || {
-        let mut r = Reader::builder(bytes.as_slice())
+        let mut r = RcFileReader::builder(bytes.as_slice())
             .with_projection(0..schema.len())
             .build()
             .expect("reader");

@@ -7,7 +7,7 @@ use crate::args::WriteArgs;
 use crate::read_cmds::serde_for;
 use crate::Failure;
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{json, HeaderVersion, RowWriter, Schema, Writer};
+use colfile::rcfile::{json, HeaderVersion, RcFileWriter, RowWriter, Schema};
 use colfile::sink::SyncWrite;
 use std::io::{BufRead, Write};
 
@@ -48,7 +48,7 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
         (None, None) => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
     };
     atomically(&a.out, a.fsync, |file| {
-        let mut b = Writer::builder(
+        let mut b = RcFileWriter::builder(
             std::io::BufWriter::with_capacity(1 << 20, file),
             schema.len(),
         )

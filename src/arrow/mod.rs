@@ -104,14 +104,14 @@ pub use hive_types::{
     arrow_schema_to_hive, hive_schema_to_arrow, hive_type_to_arrow, HIVE_TYPE_KEY,
 };
 pub use rcfile_reader::{RcFileArrowReader, RcFileArrowReaderBuilder};
-pub use rcfile_writer::RcFileArrowWriter;
+pub use rcfile_writer::{RcFileArrowWriter, RcFileArrowWriterBuilder};
 pub use spare::release_parked_buffers;
 pub use tsfile_reader::{TsFileArrowReader, TsFileArrowReaderBuilder};
 pub use tsfile_types::{
     arrow_schema_to_tsfile, tsfile_table_to_arrow, tsfile_time_field, TSFILE_CATEGORY_KEY,
     TSFILE_TYPE_KEY,
 };
-pub use tsfile_writer::TsFileArrowWriter;
+pub use tsfile_writer::{TsFileArrowWriter, TsFileArrowWriterBuilder};
 
 use crate::Error;
 use arrow_schema::ArrowError;

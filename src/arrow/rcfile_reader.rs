@@ -10,7 +10,7 @@ use super::hive_arrays::{restore, HiveToArrow};
 use super::spare::{park, unpark, Spare};
 use super::{from_arrow, to_arrow, DEFAULT_BATCH_SIZE};
 use crate::rcfile::batch::ColumnBatch;
-use crate::rcfile::{Reader, ReaderBuilder, Schema, Serde};
+use crate::rcfile::{RcFileReader, RcFileReaderBuilder, Schema, Serde};
 use crate::source::ByteSource;
 use crate::{Limits, Result};
 
@@ -41,7 +41,7 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
         self.projection = Some(self.schema.indices_of(names)?);
         Ok(self)
     }
-    /// Reads only the row groups of this byte range (see [`ReaderBuilder::with_split`]).
+    /// Reads only the row groups of this byte range (see [`RcFileReaderBuilder::with_split`]).
     pub fn with_split(mut self, range: Range<u64>) -> Self {
         self.split = Some(range);
         self
@@ -101,7 +101,7 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
     pub fn build(self) -> Result<RcFileArrowReader<S>> {
         let selected = self.selected()?;
         let arrow = self.arrow_schema(&selected);
-        let mut b = ReaderBuilder::new(self.source)
+        let mut b = RcFileReaderBuilder::new(self.source)
             .with_projection(selected.clone())
             .with_limits(self.limits);
         if let Some(r) = self.split {
@@ -155,7 +155,7 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
 /// ```
 #[derive(Debug)]
 pub struct RcFileArrowReader<S> {
-    reader: Reader<S>,
+    reader: RcFileReader<S>,
     schema: Schema,
     serde: Serde,
     selected: Vec<usize>,
@@ -189,7 +189,7 @@ impl<S: ByteSource> RcFileArrowReader<S> {
     }
 
     /// The underlying row-group reader (header, position).
-    pub fn reader(&self) -> &Reader<S> {
+    pub fn reader(&self) -> &RcFileReader<S> {
         &self.reader
     }
 

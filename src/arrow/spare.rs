@@ -171,13 +171,13 @@ mod tests {
 
     #[test]
     fn parked_batches_go_to_the_next_reader_within_the_cap() {
-        use crate::rcfile::{HiveType, Reader, Serde};
+        use crate::rcfile::{HiveType, RcFileReader, Serde};
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/fixtures/rcfile/multi_group_text.rc"
         );
         let bytes = std::fs::read(path).unwrap();
-        let mut r = Reader::builder(bytes.as_slice())
+        let mut r = RcFileReader::builder(bytes.as_slice())
             .with_projection([1])
             .build()
             .unwrap();

@@ -26,7 +26,24 @@ pub mod writer;
 
 pub use batch::{BatchValues, ColumnBatch};
 pub use header::{Header, HeaderVersion};
-pub use reader::{Reader, ReaderBuilder};
+pub use reader::{RcFileReader, RcFileReaderBuilder};
 pub use rowgroup::{ColumnData, ColumnLayout, RowGroup};
-pub use rows::{RowReader, RowWriter};
-pub use writer::{WriteSummary, Writer, WriterBuilder};
+pub use rows::{RowReader, RowReaderBuilder, RowWriter, RowWriterBuilder};
+pub use writer::{RcFileWriter, RcFileWriterBuilder, WriteSummary};
+
+/// The codec a writer compresses with ([`RcFileWriterBuilder::with_codec`]) and a
+/// [`Header`] names.
+pub use crate::compress::HadoopCodec;
+
+/// The old name of [`RcFileReader`], kept for one release.
+#[deprecated(since = "0.2.0", note = "renamed to RcFileReader")]
+pub type Reader<S> = RcFileReader<S>;
+/// The old name of [`RcFileReaderBuilder`], kept for one release.
+#[deprecated(since = "0.2.0", note = "renamed to RcFileReaderBuilder")]
+pub type ReaderBuilder<S> = RcFileReaderBuilder<S>;
+/// The old name of [`RcFileWriter`], kept for one release.
+#[deprecated(since = "0.2.0", note = "renamed to RcFileWriter")]
+pub type Writer<W> = RcFileWriter<W>;
+/// The old name of [`RcFileWriterBuilder`], kept for one release.
+#[deprecated(since = "0.2.0", note = "renamed to RcFileWriterBuilder")]
+pub type WriterBuilder<W> = RcFileWriterBuilder<W>;

@@ -299,13 +299,10 @@ pub fn make(rng: &mut Rng, case: usize, root: &Path) -> Case {
     // The rows, through RowReader.
     let mut rows = Vec::new();
     for f in files_in(&dir) {
-        let mut r = RowReader::new(
-            FileSource::open(&f).unwrap(),
-            schema.clone(),
-            serde.clone(),
-            None::<&[&str]>,
-        )
-        .unwrap();
+        let mut r =
+            RowReader::builder(FileSource::open(&f).unwrap(), schema.clone(), serde.clone())
+                .build()
+                .unwrap();
         while let Some(row) = r.next_row().unwrap() {
             rows.push(
                 types
