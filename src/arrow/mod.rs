@@ -2,7 +2,7 @@
 //!
 //! This module owns the mapping between each format's types and Arrow's, and the readers
 //! and writers that move whole columns across it. It is built on the crate's own columnar
-//! paths ([`crate::rcfile::batch`], [`crate::tsfile::DeviceBatch`]): a primitive or string
+//! paths ([`crate::rcfile::ColumnBatch`], [`crate::tsfile::DeviceBatch`]): a primitive or string
 //! column's decoded vectors become the Arrow array's buffers, without a copy or a
 //! per-value allocation (the RCFile reader takes them back for the next row group once the
 //! caller has dropped the batch).
@@ -92,6 +92,7 @@ mod hive_arrays;
 mod hive_rows;
 mod hive_types;
 mod hive_values;
+mod pool;
 mod rcfile_reader;
 mod rcfile_writer;
 mod spare;
@@ -103,9 +104,11 @@ pub use hive_rows::{arrow_row_to_hive, hive_rows_to_arrow};
 pub use hive_types::{
     arrow_schema_to_hive, hive_schema_to_arrow, hive_type_to_arrow, HIVE_TYPE_KEY,
 };
+#[allow(deprecated)]
+pub use pool::release_parked_buffers;
+pub use pool::{BufferPool, DEFAULT_POOL_BYTES};
 pub use rcfile_reader::{RcFileArrowReader, RcFileArrowReaderBuilder};
 pub use rcfile_writer::{RcFileArrowWriter, RcFileArrowWriterBuilder};
-pub use spare::release_parked_buffers;
 pub use tsfile_reader::{TsFileArrowReader, TsFileArrowReaderBuilder};
 pub use tsfile_types::{
     arrow_schema_to_tsfile, tsfile_table_to_arrow, tsfile_time_field, TSFILE_CATEGORY_KEY,
