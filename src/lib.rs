@@ -29,6 +29,19 @@
     )
 )]
 
+/// Declares module `$name` public with the `unstable` feature (marked so in the docs) and
+/// crate-private without it: the building blocks that the command, the fuzz targets and the
+/// tests use, with no SemVer promise.
+macro_rules! unstable_mod {
+    ($name:ident) => {
+        #[cfg(feature = "unstable")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "unstable")))]
+        pub mod $name;
+        #[cfg(not(feature = "unstable"))]
+        pub(crate) mod $name;
+    };
+}
+
 #[cfg(feature = "arrow")]
 pub mod arrow;
 pub mod compress;
@@ -51,8 +64,9 @@ pub use limits::Limits;
 pub struct ReadmeDoctests;
 
 /// The old home of the on-disk structures, kept for one release: TsFile's are in
-/// [`tsfile::format`], RCFile's Hadoop encodings in [`rcfile::hadoop`] and
-/// [`rcfile::java_float`], the byte cursor in [`cursor`].
+/// [`tsfile::format`], RCFile's Hadoop encodings in `rcfile::hadoop` and
+/// `rcfile::java_float` (with the `unstable` feature, as `format::hadoop` and
+/// `format::java_float` are), the byte cursor in [`cursor`].
 ///
 /// ```
 /// #![allow(deprecated)]
@@ -67,6 +81,7 @@ pub struct ReadmeDoctests;
 )]
 pub mod format {
     pub use crate::cursor::{self, Cursor};
+    #[cfg(feature = "unstable")]
     pub use crate::rcfile::{hadoop, java_float};
     pub use crate::tsfile::format as tsfile;
 }

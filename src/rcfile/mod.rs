@@ -1,7 +1,13 @@
-//! Hive RCFile: header ([`header`]), row groups and their key sections, streaming reader with
-//! projection and splits, writer, the Hive type and value model, the two cell encodings
-//! ([`serde`], a folder each), and the Hadoop encodings they are built from ([`hadoop`]:
-//! VInt/VLong and `Text`; [`java_float`]: Java's float text).
+//! Hive RCFile: [`RcFileReader`] (row groups, with projection and byte-range splits) and
+//! [`RcFileWriter`], typed rows on top of them ([`RowReader`], [`RowWriter`]), the Hive type
+//! and value model ([`Schema`], [`HiveType`], [`Value`]) and the two cell encodings
+//! ([`Serde`]). Everything a program needs next to the reader and writer is re-exported here.
+//!
+//! The building blocks under them, the Hadoop encodings (`hadoop`: VInt/VLong and `Text`;
+//! `java_float`: Java's float text), the header's parser and constants (`header`) and the
+//! columnar decode buffers (`batch`), are public modules only with the `unstable` feature:
+//! the `colfile` command, the fuzz targets and the tests use them, and they may change in
+//! any release.
 //!
 //! See the crate README and `../shared/spec/rcfile.md` for the byte layout.
 
@@ -14,13 +20,13 @@ pub mod value;
 pub use schema::{Field, HiveType, Schema};
 pub use serde::Serde;
 pub use value::{Date, Decimal, Timestamp, Value};
-pub mod batch;
-pub mod hadoop;
-pub mod header;
-pub mod java_float;
+unstable_mod!(batch);
+unstable_mod!(hadoop);
+unstable_mod!(header);
+unstable_mod!(java_float);
 mod lengths;
 pub mod reader;
-pub mod rowgroup;
+mod rowgroup;
 pub mod rows;
 pub mod writer;
 
