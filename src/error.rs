@@ -380,6 +380,19 @@ mod tests {
     }
 
     #[test]
+    fn a_value_that_does_not_fit_its_column_keeps_the_encoders_error() {
+        use crate::rcfile::{RowWriter, Serde, Value};
+        let schema = "id:int".parse().unwrap();
+        let mut w = RowWriter::builder(Vec::new(), schema, Serde::binary())
+            .build()
+            .unwrap();
+        let e = w.write(&[Value::string("x")]).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::InvalidArgument(_)), "{e}");
+        let cause = e.source().unwrap().downcast_ref::<Error>().unwrap();
+        assert!(e.to_string().contains(&cause.to_string()), "{e}");
+    }
+
+    #[test]
     fn an_error_without_a_cause_has_no_source() {
         assert!(Error::corrupt("rcfile", "bad").source().is_none());
     }

@@ -143,14 +143,21 @@ impl From<ArrowError> for Error {
     }
 }
 
+/// An [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) naming `cause`, which
+/// [`source()`](std::error::Error::source) returns.
+fn caused_by(cause: Box<dyn std::error::Error + Send + Sync>) -> Error {
+    let kind = crate::ErrorKind::InvalidArgument(format!("arrow: {cause}"));
+    Error::with_source(kind, cause)
+}
+
 /// An Arrow error met while building arrays or reading batches to write, as a colfile error.
 /// An `ExternalError` that holds a colfile error gives that error back.
 pub(crate) fn from_arrow(e: ArrowError) -> Error {
     match e {
         ArrowError::ExternalError(inner) => match inner.downcast::<Error>() {
             Ok(e) => *e,
-            Err(other) => Error::invalid(format!("arrow: {other}")),
+            Err(other) => caused_by(other),
         },
-        other => Error::invalid(format!("arrow: {other}")),
+        other => caused_by(Box::new(other)),
     }
 }

@@ -8,7 +8,7 @@ use super::rowgroup::RowGroup;
 use super::writer::{RcFileWriter, RcFileWriterBuilder, WriteSummary};
 use super::{HadoopCodec, HiveType, Schema, Serde, Value};
 use crate::source::ByteSource;
-use crate::{Error, Limits, Result};
+use crate::{Error, ErrorKind, Limits, Result};
 use std::io::Write;
 use std::ops::Range;
 
@@ -320,9 +320,10 @@ impl<W: Write> RowWriter<W> {
         for (i, (cell, col)) in self.cells.iter_mut().zip(self.schema.columns()).enumerate() {
             cell.clear();
             let v = row.get(i).unwrap_or(&Value::Null);
-            self.serde
-                .encode(&col.ty, v, cell)
-                .map_err(|e| Error::invalid(format!("column {} ({}): {e}", col.name, col.ty)))?;
+            self.serde.encode(&col.ty, v, cell).map_err(|e| {
+                let message = format!("column {} ({}): {e}", col.name, col.ty);
+                Error::with_source(ErrorKind::InvalidArgument(message), e)
+            })?;
         }
         self.writer.write_row(&self.cells)
     }
