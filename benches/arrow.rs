@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use colfile::arrow::{RcFileArrowReader, TsFileArrowReader};
+use colfile::arrow::{BufferPool, RcFileArrowReader, TsFileArrowReader};
 use colfile::rcfile::batch::ColumnBatch;
 use colfile::rcfile::{RcFileReader, RcFileWriter, RowWriter, Schema, Serde, Value as HiveValue};
 use colfile::tsfile::format::schema::{TableColumn, TableSchema};
@@ -82,7 +82,7 @@ fn rcfile(c: &mut Criterion) {
     let mut g = c.benchmark_group("arrow/rcfile");
     g.throughput(Throughput::Elements(RC_ROWS as u64));
     let serde = Serde::binary();
-    // Decode buffers kept from file to file, as RcFileArrowReader keeps its own (freeing and
+    // Decode buffers kept from file to file, as the Arrow reader keeps its own below (freeing and
     // reallocating them per file costs glibc's page faults, up to 2x here).
     let cols = std::cell::RefCell::new(vec![ColumnBatch::default(); schema.len()]);
     let plain = || {
@@ -100,8 +100,11 @@ fn rcfile(c: &mut Criterion) {
         }
         assert_eq!(rows, RC_ROWS);
     };
+    // The Arrow reader keeps its buffers from file to file the same way, through a pool.
+    let pool = BufferPool::new();
     let arrow = || {
         let r = RcFileArrowReader::builder(bytes.as_slice(), schema.clone(), serde.clone())
+            .with_buffer_pool(pool.clone())
             .build()
             .expect("reader");
         let rows: usize = r.map(|b| b.expect("batch").num_rows()).sum();

@@ -41,7 +41,19 @@ pub use writer::{RcFileWriter, RcFileWriterBuilder, WriteSummary};
 /// [`Header`] names.
 pub use crate::compress::HadoopCodec;
 
-/// The old name of [`RcFileReader`], kept for one release.
+/// The old name of [`RcFileReader`], kept for one release. The four old names still work:
+///
+/// ```
+/// #![allow(deprecated)]
+/// use colfile::rcfile::{Reader, ReaderBuilder, Writer, WriterBuilder};
+/// let b: WriterBuilder<Vec<u8>> = Writer::builder(Vec::new(), 1);
+/// let mut w = b.build()?;
+/// w.write_row(&[b"x"])?;
+/// let (file, _) = w.finish_into_inner()?;
+/// let r: Reader<&[u8]> = ReaderBuilder::new(file.as_slice()).build()?;
+/// assert_eq!(r.header().column_count, 1);
+/// # Ok::<(), colfile::Error>(())
+/// ```
 #[deprecated(since = "0.2.0", note = "renamed to RcFileReader")]
 pub type Reader<S> = RcFileReader<S>;
 /// The old name of [`RcFileReaderBuilder`], kept for one release.
