@@ -7,9 +7,9 @@
 
 use std::sync::Arc;
 
-use colfile::arrow::{RcFileArrowReader, TsFileArrowReader};
+use colfile::arrow::{BufferPool, RcFileArrowReader, TsFileArrowReader};
 use colfile::rcfile::batch::ColumnBatch;
-use colfile::rcfile::{Reader, RowWriter, Schema, Serde, Value as HiveValue, Writer};
+use colfile::rcfile::{RcFileReader, RcFileWriter, RowWriter, Schema, Serde, Value as HiveValue};
 use colfile::tsfile::format::schema::{TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, Compression, DataType};
 use colfile::tsfile::writer::default_encoding;
@@ -25,7 +25,9 @@ fn rc_schema() -> Schema {
 }
 
 fn rc_file() -> Vec<u8> {
-    let w = Writer::builder(Vec::new(), 4).build().expect("writer");
+    let w = RcFileWriter::builder(Vec::new(), 4)
+        .build()
+        .expect("writer");
     let mut w = RowWriter::new(w, rc_schema(), Serde::binary());
     for i in 0..RC_ROWS as i64 {
         w.write(&[
@@ -80,11 +82,11 @@ fn rcfile(c: &mut Criterion) {
     let mut g = c.benchmark_group("arrow/rcfile");
     g.throughput(Throughput::Elements(RC_ROWS as u64));
     let serde = Serde::binary();
-    // Decode buffers kept from file to file, as RcFileArrowReader keeps its own (freeing and
+    // Decode buffers kept from file to file, as the Arrow reader keeps its own below (freeing and
     // reallocating them per file costs glibc's page faults, up to 2x here).
     let cols = std::cell::RefCell::new(vec![ColumnBatch::default(); schema.len()]);
     let plain = || {
-        let mut r = Reader::builder(bytes.as_slice())
+        let mut r = RcFileReader::builder(bytes.as_slice())
             .with_projection(0..schema.len())
             .build()
             .expect("reader");
@@ -98,8 +100,11 @@ fn rcfile(c: &mut Criterion) {
         }
         assert_eq!(rows, RC_ROWS);
     };
+    // The Arrow reader keeps its buffers from file to file the same way, through a pool.
+    let pool = BufferPool::new();
     let arrow = || {
         let r = RcFileArrowReader::builder(bytes.as_slice(), schema.clone(), serde.clone())
+            .with_buffer_pool(pool.clone())
             .build()
             .expect("reader");
         let rows: usize = r.map(|b| b.expect("batch").num_rows()).sum();

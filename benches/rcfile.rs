@@ -3,7 +3,7 @@
 //! numbers measure the library, not the disk. Compare against `interop/bench.sh` (Hive).
 
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{Reader, RowReader, RowWriter, Schema, Serde, Value, Writer};
+use colfile::rcfile::{RcFileReader, RcFileWriter, RowReader, RowWriter, Schema, Serde, Value};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -44,7 +44,7 @@ fn rows(n: usize) -> Vec<Vec<Value>> {
 
 fn file(serde: &Serde, codec: Option<HadoopCodec>, n: usize) -> Vec<u8> {
     let schema: Schema = SCHEMA.parse().unwrap();
-    let w = Writer::builder(Vec::new(), schema.len())
+    let w = RcFileWriter::builder(Vec::new(), schema.len())
         .with_codec(codec)
         .build()
         .unwrap();
@@ -57,7 +57,7 @@ fn file(serde: &Serde, codec: Option<HadoopCodec>, n: usize) -> Vec<u8> {
 
 /// Uncompressed cell bytes of all columns (the bytes a raw scan hands out).
 fn cell_bytes(bytes: &[u8]) -> u64 {
-    let mut r = Reader::new(bytes).unwrap();
+    let mut r = RcFileReader::new(bytes).unwrap();
     let mut n = 0;
     while let Some(g) = r.next_row_group().unwrap() {
         n += g.layout().iter().map(|l| l.plain_len).sum::<u64>();
@@ -79,7 +79,7 @@ fn raw_scan(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(cell_bytes(&bytes)));
         g.bench_with_input(BenchmarkId::from_parameter(name), &bytes, |b, bytes| {
             b.iter(|| {
-                let mut r = Reader::new(bytes.as_slice()).unwrap();
+                let mut r = RcFileReader::new(bytes.as_slice()).unwrap();
                 let mut sum = 0usize;
                 while let Some(grp) = r.next_row_group().unwrap() {
                     for c in 0..grp.num_columns() {
@@ -108,9 +108,9 @@ fn typed_scan(c: &mut Criterion) {
             |b, bytes| {
                 b.iter(|| {
                     let schema: Schema = SCHEMA.parse().unwrap();
-                    let mut r =
-                        RowReader::new(bytes.as_slice(), schema, serde.clone(), None::<&[&str]>)
-                            .unwrap();
+                    let mut r = RowReader::builder(bytes.as_slice(), schema, serde.clone())
+                        .build()
+                        .unwrap();
                     let mut values = 0usize;
                     while r.next_group_columns().unwrap() {
                         values += r.group_columns().iter().map(Vec::len).sum::<usize>();
@@ -132,7 +132,7 @@ fn write(c: &mut Criterion) {
     for serde in [Serde::binary(), Serde::text()] {
         g.bench_function(BenchmarkId::new("rows", serde.short_name()), |b| {
             b.iter(|| {
-                let w = Writer::builder(Vec::with_capacity(16 << 20), schema.len())
+                let w = RcFileWriter::builder(Vec::with_capacity(16 << 20), schema.len())
                     .build()
                     .unwrap();
                 let mut w = RowWriter::new(w, schema.clone(), serde.clone());

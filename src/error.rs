@@ -143,8 +143,9 @@ impl fmt::Display for Location {
 /// assert_eq!(e.to_string(), "corrupt rcfile data: bad magic (at byte 0)");
 /// ```
 ///
-/// [`source()`](std::error::Error::source) reaches the underlying I/O error, so callers can
-/// ask the operating system's error for what it was:
+/// [`source()`](std::error::Error::source) reaches the cause: the underlying
+/// [`std::io::Error`] of an I/O failure, or the codec library's own error when a compressed
+/// stream is rejected ([`ErrorKind::Codec`]), so callers can ask it for what it was:
 ///
 /// ```
 /// use std::error::Error as _;
@@ -157,10 +158,16 @@ pub struct Error {
     inner: Box<Inner>,
 }
 
+/// A cause carried next to the kind (the codec library's error, an I/O error met while
+/// reading a structure that is reported as truncated, …).
+type Cause = Box<dyn std::error::Error + Send + Sync + 'static>;
+
 #[derive(Debug)]
 struct Inner {
     kind: ErrorKind,
     location: Location,
+    /// What caused it, when that is another error than the kind's own [`ErrorKind::Io`].
+    cause: Option<Cause>,
 }
 
 impl fmt::Display for Error {
@@ -175,9 +182,10 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.inner.kind {
-            ErrorKind::Io(e) => Some(e),
-            _ => None,
+        match (&self.inner.kind, &self.inner.cause) {
+            (ErrorKind::Io(e), _) => Some(e),
+            (_, Some(cause)) => Some(cause.as_ref()),
+            (_, None) => None,
         }
     }
 }
@@ -189,8 +197,39 @@ impl Error {
             inner: Box::new(Inner {
                 kind,
                 location: Location::default(),
+                cause: None,
             }),
         }
+    }
+    /// An error of `kind` caused by `cause`, which
+    /// [`source()`](std::error::Error::source) returns (an [`ErrorKind::Io`] returns its own
+    /// I/O error instead).
+    ///
+    /// ```
+    /// use std::error::Error as _;
+    /// use colfile::{Error, ErrorKind};
+    /// let cause = std::io::Error::new(std::io::ErrorKind::Other, "disk on fire");
+    /// let e = Error::with_source(ErrorKind::Unsupported("reading".into()), cause);
+    /// let io = e.source().and_then(|s| s.downcast_ref::<std::io::Error>()).unwrap();
+    /// assert_eq!(io.to_string(), "disk on fire");
+    /// ```
+    pub fn with_source(
+        kind: ErrorKind,
+        cause: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    ) -> Self {
+        let mut e = Self::new(kind);
+        e.inner.cause = Some(cause.into());
+        e
+    }
+    /// Shorthand for [`ErrorKind::Codec`] caused by the codec library's error `cause`: the
+    /// message is `context` followed by the cause's text, and
+    /// [`source()`](std::error::Error::source) returns the cause.
+    pub fn codec<E>(codec: &'static str, context: &str, cause: E) -> Self
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let message = format!("{context}{cause}");
+        Self::with_source(ErrorKind::Codec { codec, message }, cause)
     }
     /// Shorthand for [`ErrorKind::Corrupt`].
     pub fn corrupt(format: &'static str, message: impl Into<String>) -> Self {
@@ -313,5 +352,82 @@ impl From<Error> for std::io::Error {
             _ => std::io::ErrorKind::InvalidData,
         };
         std::io::Error::new(kind, e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn source_reaches_the_io_error() {
+        let e = crate::source::FileSource::open("/no/such/colfile/file").unwrap_err();
+        let io = e.source().unwrap().downcast_ref::<std::io::Error>();
+        assert_eq!(io.unwrap().kind(), std::io::ErrorKind::NotFound);
+
+        // A file that shrank under the reader: Truncated, caused by the EOF the OS reported.
+        use crate::source::ByteSource;
+        let path = std::env::temp_dir().join(format!("colfile-err-src-{}", std::process::id()));
+        std::fs::write(&path, [1u8; 64]).unwrap();
+        let source = crate::source::FileSource::open(&path).unwrap();
+        std::fs::write(&path, [1u8; 8]).unwrap();
+        let e = source.read_exact_at(0, &mut [0; 32]).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        assert!(matches!(e.kind(), ErrorKind::Truncated { .. }), "{e}");
+        let io = e.source().unwrap().downcast_ref::<std::io::Error>();
+        assert_eq!(io.unwrap().kind(), std::io::ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn a_value_that_does_not_fit_its_column_keeps_the_encoders_error() {
+        use crate::rcfile::{RowWriter, Serde, Value};
+        let schema = "id:int".parse().unwrap();
+        let mut w = RowWriter::builder(Vec::new(), schema, Serde::binary())
+            .build()
+            .unwrap();
+        let e = w.write(&[Value::string("x")]).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::InvalidArgument(_)), "{e}");
+        let cause = e.source().unwrap().downcast_ref::<Error>().unwrap();
+        assert!(e.to_string().contains(&cause.to_string()), "{e}");
+    }
+
+    #[test]
+    fn an_error_without_a_cause_has_no_source() {
+        assert!(Error::corrupt("rcfile", "bad").source().is_none());
+    }
+
+    #[cfg(feature = "deflate")]
+    #[test]
+    fn source_reaches_the_codec_error_of_a_corrupt_stream() {
+        let mut codec = crate::compress::HadoopCodec::Default.codec().unwrap();
+        // A zlib header, then a block of the reserved type 3.
+        let mut out = Vec::new();
+        let e = codec.decompress(&[0x78, 0x9c, 0xff, 0xff, 0xff], &mut out, 10);
+        let e = e.unwrap_err();
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::Codec {
+                    codec: "deflate",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let cause = e.source().unwrap();
+        assert!(cause.downcast_ref::<flate2::DecompressError>().is_some());
+    }
+
+    #[cfg(feature = "snappy")]
+    #[test]
+    fn source_reaches_snappys_error() {
+        use crate::compress::{new_codec, Algorithm, Framing};
+        let mut codec = new_codec(Algorithm::Snappy, Framing::Raw, None).unwrap();
+        // Declares 10 bytes, then a copy from before the start.
+        let e = codec.decompress(&[10, 0x01, 0x05], &mut Vec::new(), 10);
+        let e = e.unwrap_err();
+        let cause = e.source().unwrap();
+        assert!(cause.downcast_ref::<snap::Error>().is_some(), "{e}");
     }
 }

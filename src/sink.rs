@@ -1,5 +1,5 @@
 //! Output sinks that can be made durable: [`SyncWrite`], what the writers' `finish_sync`
-//! methods ([`rcfile::Writer::finish_sync`](crate::rcfile::Writer::finish_sync),
+//! methods ([`rcfile::RcFileWriter::finish_sync`](crate::rcfile::RcFileWriter::finish_sync),
 //! [`tsfile::TsFileWriter::finish_sync`](crate::tsfile::TsFileWriter::finish_sync)) need.
 //!
 //! Writers take any [`Write`]; only some sinks can be asked to reach the storage device

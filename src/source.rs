@@ -116,7 +116,12 @@ impl ByteSource for FileSource {
         check_range(self.len, offset, buf.len())?;
         read_at(&self.file, offset, buf).map_err(|e| {
             if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                Error::truncated("file", buf.len() as u64, 0).at_offset(offset)
+                let kind = crate::ErrorKind::Truncated {
+                    what: "file",
+                    needed: buf.len() as u64,
+                    available: 0,
+                };
+                Error::with_source(kind, e).at_offset(offset)
             } else {
                 Error::from(e).at_offset(offset)
             }

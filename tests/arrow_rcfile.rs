@@ -12,7 +12,7 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, TimeUnit};
 use colfile::arrow::{hive_schema_to_arrow, RcFileArrowReader, RcFileArrowWriter, HIVE_TYPE_KEY};
-use colfile::rcfile::{json, Date, Decimal, HiveType, Schema, Serde, Timestamp, Writer};
+use colfile::rcfile::{json, Date, Decimal, HiveType, RcFileWriter, Schema, Serde, Timestamp};
 use colfile::ErrorKind;
 use common::*;
 use proptest::prelude::*;
@@ -358,7 +358,7 @@ fn splits_cover_the_file_once() {
 #[test]
 fn invalid_utf8_is_a_located_error_or_replaced_when_lossy() {
     let schema: Schema = "s:string".parse().unwrap();
-    let mut w = Writer::builder(Vec::new(), 1).build().unwrap();
+    let mut w = RcFileWriter::builder(Vec::new(), 1).build().unwrap();
     w.write_row(&[b"ok".as_slice()]).unwrap();
     w.write_row(&[b"bad \xff".as_slice()]).unwrap();
     let (file, _) = w.finish_into_inner().unwrap();
@@ -389,7 +389,7 @@ fn invalid_utf8_is_a_located_error_or_replaced_when_lossy() {
 #[test]
 fn far_timestamps_need_a_coarser_unit() {
     let schema: Schema = "t:timestamp".parse().unwrap();
-    let mut w = Writer::builder(Vec::new(), 1).build().unwrap();
+    let mut w = RcFileWriter::builder(Vec::new(), 1).build().unwrap();
     w.write_row(&[b"9999-12-31 23:59:59.999999".as_slice()])
         .unwrap();
     let (file, _) = w.finish_into_inner().unwrap();
@@ -413,7 +413,7 @@ fn far_timestamps_need_a_coarser_unit() {
 
 /// Writes `batches` with `serde` and reads them back.
 fn round_trip(schema: &Schema, serde: Serde, batches: &[RecordBatch]) -> Vec<RecordBatch> {
-    let raw = Writer::builder(Vec::new(), schema.len())
+    let raw = RcFileWriter::builder(Vec::new(), schema.len())
         .with_row_group_rows(7)
         .build()
         .unwrap();
@@ -474,7 +474,7 @@ fn writer_matches_columns_by_name_and_refuses_what_it_cannot_write() {
         "rounded to scale 2"
     );
 
-    let raw = Writer::builder(Vec::new(), 3).build().unwrap();
+    let raw = RcFileWriter::builder(Vec::new(), 3).build().unwrap();
     let mut w = RcFileArrowWriter::new(raw, schema, Serde::binary());
     let extra = RecordBatch::try_from_iter([(
         "other",

@@ -16,7 +16,7 @@ mod ts_data_gen;
 #[path = "bad_fixtures/ts_gen.rs"]
 mod ts_gen;
 
-use colfile::rcfile::{ColumnBatch, Reader, RowReader, Schema, Serde};
+use colfile::rcfile::{ColumnBatch, RcFileReader, RowReader, Schema, Serde};
 use colfile::tsfile::{verify, VerifyOptions};
 use colfile::tsfile::{Query, TsFileReader};
 use expect::{expect, Expect, Kind::*, Pos::*};
@@ -534,10 +534,10 @@ fn rc_schema(source: &str) -> colfile::Result<(Schema, Serde)> {
 /// Reads an RCFile fully: every row group and column, then every row decoded with the
 /// schema and serde of the fixture it was made from.
 fn read_rc_rows(bytes: &[u8], source: &str) -> colfile::Result<()> {
-    let mut r = Reader::new(bytes)?;
+    let mut r = RcFileReader::new(bytes)?;
     while r.next_row_group()?.is_some() {}
     let (schema, serde) = rc_schema(source)?;
-    let mut rows = RowReader::new(bytes, schema, serde, None::<&[&str]>)?;
+    let mut rows = RowReader::builder(bytes, schema, serde).build()?;
     while rows.next_row()?.is_some() {}
     Ok(())
 }
@@ -545,7 +545,7 @@ fn read_rc_rows(bytes: &[u8], source: &str) -> colfile::Result<()> {
 /// Reads an RCFile fully with the column-batch decoder: every column of every row group.
 fn read_rc_batches(bytes: &[u8], source: &str) -> colfile::Result<()> {
     let (schema, serde) = rc_schema(source)?;
-    let mut r = Reader::new(bytes)?;
+    let mut r = RcFileReader::new(bytes)?;
     let mut batch = ColumnBatch::default();
     while let Some(g) = r.next_row_group()? {
         for (i, field) in schema.columns().iter().enumerate() {

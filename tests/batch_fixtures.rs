@@ -3,7 +3,7 @@
 
 use colfile_testkit as common;
 
-use colfile::rcfile::{ColumnBatch, Reader, Schema, Serde};
+use colfile::rcfile::{ColumnBatch, RcFileReader, Schema, Serde};
 use common::*;
 
 #[test]
@@ -18,7 +18,7 @@ fn batches_equal_values_on_every_fixture() {
         let calendar = (serde_name == "binary").then_some("hybrid");
         let serde = Serde::from_options(serde_name, &props, None, calendar).unwrap();
         let bytes = std::fs::read(&f.rc).unwrap();
-        let mut r = Reader::new(bytes.as_slice()).unwrap();
+        let mut r = RcFileReader::new(bytes.as_slice()).unwrap();
         let mut batch = ColumnBatch::default();
         let mut values = Vec::new();
         while let Some(g) = r.next_row_group().unwrap() {

@@ -30,7 +30,7 @@ mod mutate;
 mod rc;
 
 use colfile::compress::{check_plain_len, new_codec, Algorithm, Codec, Framing, HadoopCodec};
-use colfile::rcfile::{Reader, Writer};
+use colfile::rcfile::{RcFileReader, RcFileWriter};
 use colfile::tsfile::tools::sketch::sketch;
 use colfile::tsfile::{Query, TsFileReader};
 use colfile::{Error, ErrorKind, Limits};
@@ -307,7 +307,7 @@ fn assert_decompressed_limit(e: &Error, context: &str) {
 
 /// An RCFile (two columns, four row groups) with `codec`.
 fn rcfile(codec: HadoopCodec) -> Vec<u8> {
-    let mut w = Writer::builder(Vec::new(), 2)
+    let mut w = RcFileWriter::builder(Vec::new(), 2)
         .with_codec(Some(codec))
         .with_row_group_rows(50)
         .build()
@@ -320,7 +320,7 @@ fn rcfile(codec: HadoopCodec) -> Vec<u8> {
 }
 
 fn read_rcfile(bytes: &[u8], limits: Limits) -> colfile::Result<u64> {
-    let mut r = Reader::builder(bytes).with_limits(limits).build()?;
+    let mut r = RcFileReader::builder(bytes).with_limits(limits).build()?;
     let mut cells = 0u64;
     while let Some(g) = r.next_row_group()? {
         for c in 0..g.num_columns() {
@@ -388,7 +388,7 @@ fn rcfile_declaring_huge_decompressed_lengths_is_refused() {
 /// group's total is refused before any column is decompressed.
 #[test]
 fn rcfile_bombs_across_columns_are_refused_per_row_group() {
-    let mut w = Writer::builder(Vec::new(), 8)
+    let mut w = RcFileWriter::builder(Vec::new(), 8)
         .with_codec(Some(HadoopCodec::Default))
         .build()
         .unwrap();
@@ -547,8 +547,7 @@ fn amplification_fixtures_fail_within_100_mb_at_default_limits() {
             .parse()
             .unwrap();
         let (typed, usage) = timed(name, || -> colfile::Result<u64> {
-            let mut rows =
-                RowReader::new(bytes.as_slice(), schema, Serde::binary(), None::<&[&str]>)?;
+            let mut rows = RowReader::builder(bytes.as_slice(), schema, Serde::binary()).build()?;
             let mut n = 0;
             while rows.next_row()?.is_some() {
                 n += 1;

@@ -53,7 +53,7 @@ const TS_PER_KIND: usize = 3;
 /// about five times slower than the other codecs, and each compressed row group costs a
 /// codec setup besides its bytes.
 fn rc_cost(f: &rc::RcFixture) -> usize {
-    let compressed = colfile::rcfile::Reader::new(f.bytes.as_slice())
+    let compressed = colfile::rcfile::RcFileReader::new(f.bytes.as_slice())
         .unwrap()
         .header()
         .codec

@@ -6,12 +6,12 @@
 use colfile_testkit as common;
 
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{HeaderVersion, Reader, Writer};
+use colfile::rcfile::{HeaderVersion, RcFileReader, RcFileWriter};
 use common::*;
 
 fn check_structure(f: &Fixture, bytes: &[u8]) {
     let h = &f.dump["header"];
-    let mut r = Reader::new(bytes).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    let mut r = RcFileReader::new(bytes).unwrap_or_else(|e| panic!("{}: {e}", f.name));
     let hd = r.header().clone();
     let magic = std::str::from_utf8(&hd.magic[..3]).unwrap();
     assert_eq!(magic, h["magic"], "{}: magic", f.name);
@@ -128,7 +128,7 @@ fn every_fixture_matches_hive_structure_and_cells() {
         check_structure(&f, &bytes);
         // The same through a file source (positioned reads instead of a slice).
         let src = colfile::source::FileSource::open(&f.rc).unwrap();
-        let mut r = Reader::new(src).unwrap();
+        let mut r = RcFileReader::new(src).unwrap();
         let mut rows = 0;
         while let Some(g) = r.next_row_group().unwrap() {
             rows += g.num_rows() as u64;
@@ -154,7 +154,7 @@ fn impala_seq6_file_reads() {
     };
     let bytes = std::fs::read(&f.rc).unwrap();
     check_structure(&f, &bytes);
-    let mut r = Reader::new(bytes.as_slice()).unwrap();
+    let mut r = RcFileReader::new(bytes.as_slice()).unwrap();
     assert_eq!(r.header().version, HeaderVersion::Seq6);
     let g = r.next_row_group().unwrap().unwrap();
     let keys: Vec<&[u8]> = g.column(0).unwrap().cells().collect();
@@ -172,7 +172,7 @@ fn rewrite_cells(f: &Fixture) -> Vec<u8> {
         .map(|c| HadoopCodec::from_class_name(c).unwrap());
     let mut sync = [0u8; 16];
     sync.copy_from_slice(&unhex(h["sync"].as_str().unwrap()));
-    let mut b = Writer::builder(Vec::new(), cols)
+    let mut b = RcFileWriter::builder(Vec::new(), cols)
         .with_codec(codec)
         .with_sync(sync)
         .with_validation(true);
@@ -241,7 +241,7 @@ fn writer_reproduces_hive_bytes_and_structure() {
 /// Structure check for compressed rewrites: rows per group, plain lengths, cell-length
 /// buffers and cells must match; on-disk sizes and offsets may not.
 fn check_structure_loose(f: &Fixture, bytes: &[u8]) {
-    let mut r = Reader::new(bytes).unwrap();
+    let mut r = RcFileReader::new(bytes).unwrap();
     let groups = f.dump["row_groups"].as_array().unwrap();
     let raw_groups = f.raw.as_ref().unwrap()["row_groups"].as_array().unwrap();
     let mut i = 0;

@@ -4,7 +4,7 @@
 use colfile_testkit as common;
 
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{Reader, Writer};
+use colfile::rcfile::{RcFileReader, RcFileWriter};
 use colfile::{Error, ErrorKind, Limits};
 use proptest::prelude::*;
 
@@ -13,7 +13,7 @@ fn read_all(bytes: &[u8]) -> Result<u64, Error> {
 }
 
 fn read_all_with(bytes: &[u8], limits: Limits) -> Result<u64, Error> {
-    let mut r = Reader::builder(bytes).with_limits(limits).build()?;
+    let mut r = RcFileReader::builder(bytes).with_limits(limits).build()?;
     let mut rows = 0;
     while let Some(g) = r.next_row_group()? {
         rows += g.num_rows() as u64;
@@ -22,7 +22,7 @@ fn read_all_with(bytes: &[u8], limits: Limits) -> Result<u64, Error> {
 }
 
 fn sample(codec: Option<HadoopCodec>) -> Vec<u8> {
-    let mut w = Writer::builder(Vec::new(), 2)
+    let mut w = RcFileWriter::builder(Vec::new(), 2)
         .with_codec(codec)
         .with_sync([0xab; 16])
         .with_row_group_rows(50)
@@ -125,7 +125,7 @@ fn metadata_counts_and_column_number() {
     // At the metadata entry count (after magic, version and the compression flag).
     assert_eq!(e.location().offset, Some(5), "{e}");
     // Column count above the limit.
-    let w = Writer::builder(Vec::new(), 5000).build().unwrap();
+    let w = RcFileWriter::builder(Vec::new(), 5000).build().unwrap();
     let b = w.finish_into_inner().unwrap().0;
     let limits = Limits::default().with_max_columns(100);
     let e = read_all_with(&b, limits).unwrap_err();
@@ -160,7 +160,7 @@ fn allocation_limit_errors_say_where() {
 #[test]
 fn damaged_sync_marker() {
     let b = sample(None);
-    let mut r = Reader::new(b.as_slice()).unwrap();
+    let mut r = RcFileReader::new(b.as_slice()).unwrap();
     let mut at = None;
     while let Some(g) = r.next_row_group().unwrap() {
         if g.sync_before() {
@@ -235,7 +235,7 @@ fn damaged_compressed_column() {
     for codec in HadoopCodec::ALL {
         let b = sample(Some(codec));
         // Overwrite the first row group's last column (its compressed stream) with 0xff.
-        let mut r = Reader::new(b.as_slice()).unwrap();
+        let mut r = RcFileReader::new(b.as_slice()).unwrap();
         let g = r.next_row_group().unwrap().unwrap();
         let end = g.byte_range().end as usize;
         let len = g.layout()[1].on_disk_len as usize;
@@ -251,7 +251,7 @@ fn damaged_compressed_column() {
 fn every_truncation_errors_or_stops_at_a_boundary() {
     for codec in [None, Some(HadoopCodec::Snappy)] {
         let b = sample(codec);
-        let mut r = Reader::new(b.as_slice()).unwrap();
+        let mut r = RcFileReader::new(b.as_slice()).unwrap();
         let mut ends = vec![r.header().length];
         while let Some(g) = r.next_row_group().unwrap() {
             ends.push(g.byte_range().end);

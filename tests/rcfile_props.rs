@@ -3,7 +3,7 @@
 //! returns every row exactly once, in order.
 
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{Reader, Writer};
+use colfile::rcfile::{RcFileReader, RcFileWriter};
 use proptest::prelude::*;
 
 type Rows = Vec<Vec<Vec<u8>>>;
@@ -38,7 +38,7 @@ fn write(
     group_bytes: usize,
     codec: Option<HadoopCodec>,
 ) -> Vec<u8> {
-    let mut w = Writer::builder(Vec::new(), cols)
+    let mut w = RcFileWriter::builder(Vec::new(), cols)
         .with_codec(codec)
         .with_row_group_rows(group_rows)
         .with_row_group_bytes(group_bytes)
@@ -55,7 +55,7 @@ fn write(
 }
 
 fn read(bytes: &[u8], split: Option<std::ops::Range<u64>>) -> Rows {
-    let mut b = Reader::builder(bytes);
+    let mut b = RcFileReader::builder(bytes);
     if let Some(s) = split {
         b = b.with_split(s);
     }
@@ -114,7 +114,7 @@ fn split_boundaries_around_a_sync() {
         .map(|i| vec![format!("{i:06}").into_bytes(), vec![b'v'; i % 50]])
         .collect();
     let bytes = write(2, &rows, 100, 1 << 20, None);
-    let mut r = Reader::new(bytes.as_slice()).unwrap();
+    let mut r = RcFileReader::new(bytes.as_slice()).unwrap();
     let mut syncs = Vec::new();
     while let Some(g) = r.next_row_group().unwrap() {
         if g.sync_before() {

@@ -6,8 +6,8 @@
 
 use colfile::compress::HadoopCodec;
 use colfile::rcfile::{
-    Date, Decimal, Field, HiveType, Reader, RowReader, RowWriter, Schema, Serde, Timestamp, Value,
-    Writer,
+    Date, Decimal, Field, HiveType, RcFileReader, RcFileWriter, RowReader, RowWriter, Schema,
+    Serde, Timestamp, Value,
 };
 use proptest::prelude::*;
 
@@ -155,7 +155,7 @@ proptest! {
     #[test]
     fn typed_rows_round_trip((binary, schema, rows, group_rows, codec) in case()) {
         let serde = if binary { Serde::binary() } else { Serde::text() };
-        let w = Writer::builder(Vec::new(), schema.len())
+        let w = RcFileWriter::builder(Vec::new(), schema.len())
             .with_codec(codec)
             .with_row_group_rows(group_rows)
             .with_validation(true)
@@ -168,7 +168,7 @@ proptest! {
         let (bytes, summary) = w.finish_into_inner().unwrap();
         prop_assert_eq!(summary.rows, rows.len() as u64);
         let read = |range: Option<std::ops::Range<u64>>| {
-            let mut b = Reader::builder(bytes.as_slice());
+            let mut b = RcFileReader::builder(bytes.as_slice());
             if let Some(r) = range {
                 b = b.with_split(r);
             }

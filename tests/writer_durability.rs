@@ -4,7 +4,7 @@
 //! an unfinished TsFile recovers every chunk group but the last one. (`colfile write --fsync`
 //! is tested in colfile-cli/tests/write_fsync.rs.)
 
-use colfile::rcfile::{Reader, Writer, WriterBuilder};
+use colfile::rcfile::{RcFileReader, RcFileWriter, RcFileWriterBuilder};
 use colfile::sink::SyncWrite;
 use colfile::tsfile::format::schema::{TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, DataType};
@@ -110,15 +110,15 @@ fn rc_rows() -> Vec<[Vec<u8>; 3]> {
         .collect()
 }
 
-fn rc_builder<W: Write>(sink: W) -> WriterBuilder<W> {
-    Writer::builder(sink, 3)
+fn rc_builder<W: Write>(sink: W) -> RcFileWriterBuilder<W> {
+    RcFileWriter::builder(sink, 3)
         .with_sync([9; 16])
         .with_row_group_rows(4)
 }
 
 /// Every row of `bytes`, and whether reading ended with an error.
 fn rc_read(bytes: &[u8]) -> (Vec<[Vec<u8>; 3]>, bool) {
-    let Ok(mut r) = Reader::new(bytes) else {
+    let Ok(mut r) = RcFileReader::new(bytes) else {
         return (Vec::new(), true);
     };
     let mut rows = Vec::new();
@@ -150,7 +150,7 @@ fn rcfile_write_errors_are_returned_at_every_byte() {
     let (full, summary) = w.finish_into_inner().unwrap();
     assert!(summary.syncs >= 1 && summary.row_groups == 5, "{summary:?}");
     // Where each row group ends, and the offsets after which the file is cleanly readable.
-    let mut r = Reader::new(full.as_slice()).unwrap();
+    let mut r = RcFileReader::new(full.as_slice()).unwrap();
     let mut ends = vec![header_len];
     while r.next_row_group().unwrap().is_some() {
         ends.push(r.position() as usize);

@@ -93,7 +93,7 @@ fn rows_of(path: &Path, a: &CountArgs) -> Result<u64, Failure> {
     let located = |e: colfile::Error| Failure::from(e).context(path);
     match open(path)? {
         (src, Format::RcFile) => {
-            let mut r = colfile::rcfile::Reader::builder(src)
+            let mut r = colfile::rcfile::RcFileReader::builder(src)
                 .with_projection([])
                 .with_limits(a.limits.clone())
                 .build()

@@ -2,7 +2,7 @@
 
 use crate::args::ReadArgs;
 use crate::Failure;
-use colfile::rcfile::{json, Header, HeaderVersion, Reader, RowReader, Schema, Serde};
+use colfile::rcfile::{json, Header, HeaderVersion, RcFileReader, RowReader, Schema, Serde};
 use colfile::source::{ByteSource, FileSource};
 use std::io::Write;
 use std::path::Path;
@@ -80,7 +80,7 @@ fn selected(schema: &Schema, columns: &Option<Vec<String>>) -> Result<Vec<usize>
 /// A file opened for `cat` or `scan`: the reader (projected to the selected columns), the
 /// schema and serde to decode with, and the selected schema columns.
 pub(crate) struct Opened {
-    pub(crate) reader: Reader<FileSource>,
+    pub(crate) reader: RcFileReader<FileSource>,
     pub(crate) schema: Schema,
     pub(crate) serde: Serde,
     pub(crate) selected: Vec<usize>,
@@ -102,7 +102,7 @@ impl Opened {
 
 pub(crate) fn open_rows(a: &ReadArgs, src: FileSource) -> Result<Opened, Failure> {
     let bytes = src.len();
-    let mut reader = Reader::builder(src)
+    let mut reader = RcFileReader::builder(src)
         .with_projection([])
         .with_limits(a.limits.clone())
         .build()
@@ -328,7 +328,7 @@ pub fn meta(path: std::path::PathBuf) -> Result<(), Failure> {
         (src, Format::RcFile) => src,
     };
     let file_len = src.len();
-    let mut r = Reader::builder(src)
+    let mut r = RcFileReader::builder(src)
         .with_projection([])
         .build()
         .map_err(|e| Failure::from(e).context(&path))?;
@@ -412,7 +412,7 @@ pub fn schema(path: std::path::PathBuf, ddl: bool) -> Result<(), Failure> {
         (src, Format::TsFile) => return crate::tsfile_cmds::schema(&path, src, ddl),
         (src, Format::RcFile) => src,
     };
-    let r = Reader::builder(src)
+    let r = RcFileReader::builder(src)
         .with_projection([])
         .build()
         .map_err(|e| Failure::from(e).context(&path))?;

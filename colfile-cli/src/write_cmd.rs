@@ -8,7 +8,7 @@ use crate::progress::Progress;
 use crate::read_cmds::serde_for;
 use crate::Failure;
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{json, HeaderVersion, RowWriter, Schema, Writer};
+use colfile::rcfile::{json, HeaderVersion, RcFileWriter, RowWriter, Schema};
 use colfile::sink::SyncWrite;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
@@ -124,7 +124,7 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
         (None, None) => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
     };
     atomically(&a.out, a.fsync, |file| {
-        let mut b = Writer::builder(
+        let mut b = RcFileWriter::builder(
             std::io::BufWriter::with_capacity(1 << 20, file),
             schema.len(),
         )

@@ -9,7 +9,7 @@ use std::time::Instant;
 use arrow_array::RecordBatch;
 use arrow_schema::{SchemaRef, TimeUnit};
 use async_trait::async_trait;
-use colfile::arrow::RcFileArrowReader;
+use colfile::arrow::{BufferPool, RcFileArrowReader};
 use colfile::rcfile::{Schema, Serde};
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::stats::Precision;
@@ -113,6 +113,9 @@ impl TableProvider for RcFileTable {
             .schema()
             .map_err(df_err)?;
         let columns = Arc::new(columns);
+        // The scan's readers hand their decode buffers on to each other (a new allocation
+        // per file is what made many small files slow).
+        let pool = BufferPool::new();
         let mut tasks: Vec<(u64, Arc<dyn ScanTask>)> = Vec::new();
         for f in &self.files {
             let step = self.options.split_size.max(1);
@@ -124,6 +127,7 @@ impl TableProvider for RcFileTable {
                     range: start..end,
                     columns: columns.clone(),
                     options: self.options.clone(),
+                    pool: pool.clone(),
                 };
                 tasks.push((end - start, Arc::new(task)));
                 if end >= f.len {
@@ -157,6 +161,8 @@ struct Split {
     range: std::ops::Range<u64>,
     columns: Arc<Vec<usize>>,
     options: RcFileOptions,
+    /// Shared by the scan's splits.
+    pool: BufferPool,
 }
 
 impl ScanTask for Split {
@@ -176,6 +182,7 @@ impl ScanTask for Split {
             .with_batch_size(batch_size)
             .with_timestamp_unit(o.timestamp_unit)
             .with_lossy_utf8(o.lossy_utf8)
+            .with_buffer_pool(self.pool.clone())
             .build()?;
         metrics.decode_time += started.elapsed();
         let mut rows = 0u64;

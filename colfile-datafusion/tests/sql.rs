@@ -9,7 +9,7 @@ use std::sync::Arc;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int64Type};
 use arrow_array::{Array, RecordBatch};
-use colfile::rcfile::{RowWriter, Schema, Serde, Value as HiveValue, Writer};
+use colfile::rcfile::{RcFileWriter, RowWriter, Schema, Serde, Value as HiveValue};
 use colfile::tsfile::format::schema::{TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, DataType};
 use colfile::tsfile::{TsFileWriter, Value, WriterOptions};
@@ -357,7 +357,7 @@ async fn joins_a_tsfile_table_with_an_rcfile_dimension() {
     let rc = dir.join("sites.rc");
     let schema: Schema = "site:string,region:string".parse().unwrap();
     let mut w = RowWriter::new(
-        Writer::builder(std::fs::File::create(&rc).unwrap(), 2)
+        RcFileWriter::builder(std::fs::File::create(&rc).unwrap(), 2)
             .build()
             .unwrap(),
         schema.clone(),

@@ -1,7 +1,7 @@
 //! Any bytes as an RCFile: header, every row group, the first columns' cells decoded with
 //! both serdes as types from [`super::HIVE_TYPES`]. Must never panic; allocations are capped
 //! by Limits.
-use colfile::rcfile::{HiveType, Reader, Serde};
+use colfile::rcfile::{HiveType, RcFileReader, Serde};
 use colfile::Limits;
 
 /// The target body.
@@ -9,7 +9,7 @@ pub fn run(data: &[u8]) {
     let limits = Limits::default()
         .with_max_alloc_bytes(1 << 24)
         .with_max_columns(4096);
-    let Ok(mut r) = Reader::builder(data).with_limits(limits).build() else {
+    let Ok(mut r) = RcFileReader::builder(data).with_limits(limits).build() else {
         return;
     };
     let types: Vec<HiveType> = super::HIVE_TYPES

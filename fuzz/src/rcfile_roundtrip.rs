@@ -3,7 +3,7 @@
 //! cell (short rows padded with empty cells).
 use arbitrary::{Arbitrary, Unstructured};
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{HeaderVersion, Reader, Writer};
+use colfile::rcfile::{HeaderVersion, RcFileReader, RcFileWriter};
 
 #[derive(Debug, Arbitrary)]
 struct Spec {
@@ -24,7 +24,7 @@ pub fn run(data: &[u8]) {
     };
     let ncols = 1 + spec.columns as usize % 8;
     let codec = HadoopCodec::ALL.get(spec.codec as usize % (HadoopCodec::ALL.len() + 1));
-    let mut b = Writer::builder(Vec::new(), ncols)
+    let mut b = RcFileWriter::builder(Vec::new(), ncols)
         .with_codec(codec.copied())
         .with_version(if spec.seq6 {
             HeaderVersion::Seq6
@@ -52,7 +52,7 @@ pub fn run(data: &[u8]) {
         .finish_into_inner()
         .unwrap_or_else(|e| panic!("finish: {e}"));
     assert_eq!(summary.rows, expected.len() as u64);
-    let mut r = Reader::new(bytes.as_slice()).unwrap_or_else(|e| panic!("open: {e}"));
+    let mut r = RcFileReader::new(bytes.as_slice()).unwrap_or_else(|e| panic!("open: {e}"));
     let mut next = 0;
     while let Some(g) = r
         .next_row_group()

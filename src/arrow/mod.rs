@@ -2,7 +2,7 @@
 //!
 //! This module owns the mapping between each format's types and Arrow's, and the readers
 //! and writers that move whole columns across it. It is built on the crate's own columnar
-//! paths ([`crate::rcfile::batch`], [`crate::tsfile::DeviceBatch`]): a primitive or string
+//! paths ([`crate::rcfile::ColumnBatch`], [`crate::tsfile::DeviceBatch`]): a primitive or string
 //! column's decoded vectors become the Arrow array's buffers, without a copy or a
 //! per-value allocation (the RCFile reader takes them back for the next row group once the
 //! caller has dropped the batch).
@@ -92,6 +92,7 @@ mod hive_arrays;
 mod hive_rows;
 mod hive_types;
 mod hive_values;
+mod pool;
 mod rcfile_reader;
 mod rcfile_writer;
 mod spare;
@@ -103,15 +104,17 @@ pub use hive_rows::{arrow_row_to_hive, hive_rows_to_arrow};
 pub use hive_types::{
     arrow_schema_to_hive, hive_schema_to_arrow, hive_type_to_arrow, HIVE_TYPE_KEY,
 };
+#[allow(deprecated)]
+pub use pool::release_parked_buffers;
+pub use pool::{BufferPool, DEFAULT_POOL_BYTES};
 pub use rcfile_reader::{RcFileArrowReader, RcFileArrowReaderBuilder};
-pub use rcfile_writer::RcFileArrowWriter;
-pub use spare::release_parked_buffers;
+pub use rcfile_writer::{RcFileArrowWriter, RcFileArrowWriterBuilder};
 pub use tsfile_reader::{TsFileArrowReader, TsFileArrowReaderBuilder};
 pub use tsfile_types::{
     arrow_schema_to_tsfile, tsfile_table_to_arrow, tsfile_time_field, TSFILE_CATEGORY_KEY,
     TSFILE_TYPE_KEY,
 };
-pub use tsfile_writer::TsFileArrowWriter;
+pub use tsfile_writer::{TsFileArrowWriter, TsFileArrowWriterBuilder};
 
 use crate::Error;
 use arrow_schema::ArrowError;
@@ -140,14 +143,21 @@ impl From<ArrowError> for Error {
     }
 }
 
+/// An [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) naming `cause`, which
+/// [`source()`](std::error::Error::source) returns.
+fn caused_by(cause: Box<dyn std::error::Error + Send + Sync>) -> Error {
+    let kind = crate::ErrorKind::InvalidArgument(format!("arrow: {cause}"));
+    Error::with_source(kind, cause)
+}
+
 /// An Arrow error met while building arrays or reading batches to write, as a colfile error.
 /// An `ExternalError` that holds a colfile error gives that error back.
 pub(crate) fn from_arrow(e: ArrowError) -> Error {
     match e {
         ArrowError::ExternalError(inner) => match inner.downcast::<Error>() {
             Ok(e) => *e,
-            Err(other) => Error::invalid(format!("arrow: {other}")),
+            Err(other) => caused_by(other),
         },
-        other => Error::invalid(format!("arrow: {other}")),
+        other => caused_by(Box::new(other)),
     }
 }

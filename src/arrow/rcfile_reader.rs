@@ -7,10 +7,11 @@ use arrow_array::{RecordBatch, RecordBatchOptions, RecordBatchReader};
 use arrow_schema::{ArrowError, Schema as ArrowSchema, SchemaRef, TimeUnit};
 
 use super::hive_arrays::{restore, HiveToArrow};
-use super::spare::{park, unpark, Spare};
+use super::pool::BufferPool;
+use super::spare::Spare;
 use super::{from_arrow, to_arrow, DEFAULT_BATCH_SIZE};
 use crate::rcfile::batch::ColumnBatch;
-use crate::rcfile::{Reader, ReaderBuilder, Schema, Serde};
+use crate::rcfile::{RcFileReader, RcFileReaderBuilder, Schema, Serde};
 use crate::source::ByteSource;
 use crate::{Limits, Result};
 
@@ -26,9 +27,18 @@ pub struct RcFileArrowReaderBuilder<S> {
     limits: Limits,
     batch_size: usize,
     options: HiveToArrow,
+    pool: Option<BufferPool>,
 }
 
 impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
+    /// Decodes into buffers that earlier readers left in `pool`, and leaves this reader's
+    /// there when it is dropped (see [`BufferPool`]). Without a pool nothing outlives the
+    /// reader.
+    pub fn with_buffer_pool(mut self, pool: BufferPool) -> Self {
+        self.pool = Some(pool);
+        self
+    }
+
     /// Reads only these columns of `schema` (indices, in the order given; duplicates
     /// and indices past the schema are an error at [`build`](Self::build)). The others are
     /// neither read nor decompressed.
@@ -41,7 +51,7 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
         self.projection = Some(self.schema.indices_of(names)?);
         Ok(self)
     }
-    /// Reads only the row groups of this byte range (see [`ReaderBuilder::with_split`]).
+    /// Reads only the row groups of this byte range (see [`RcFileReaderBuilder::with_split`]).
     pub fn with_split(mut self, range: Range<u64>) -> Self {
         self.split = Some(range);
         self
@@ -101,7 +111,7 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
     pub fn build(self) -> Result<RcFileArrowReader<S>> {
         let selected = self.selected()?;
         let arrow = self.arrow_schema(&selected);
-        let mut b = ReaderBuilder::new(self.source)
+        let mut b = RcFileReaderBuilder::new(self.source)
             .with_projection(selected.clone())
             .with_limits(self.limits);
         if let Some(r) = self.split {
@@ -111,7 +121,13 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
             reader: b.build()?,
             schema: self.schema,
             serde: self.serde,
-            columns: unpark(selected.len()),
+            columns: match &self.pool {
+                Some(pool) => pool.take(selected.len()),
+                None => std::iter::repeat_with(ColumnBatch::default)
+                    .take(selected.len())
+                    .collect(),
+            },
+            pool: self.pool,
             spares: std::iter::repeat_with(Spare::default)
                 .take(selected.len())
                 .collect(),
@@ -130,9 +146,9 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
 ///
 /// Primitive and string columns move into the arrays without a copy. Once the caller has
 /// dropped a row group's batches, the reader takes their buffers back for the next one (a
-/// batch still held keeps its own), and a dropped reader leaves its decode buffers to the
-/// next reader on the same thread (at most 64 MiB per thread are kept that way; see
-/// [`release_parked_buffers`](super::release_parked_buffers)).
+/// batch still held keeps its own). A dropped reader leaves its decode buffers in the
+/// [`BufferPool`] it was given, if any, for the next reader
+/// ([`RcFileArrowReaderBuilder::with_buffer_pool`]).
 ///
 /// ```
 /// use colfile::arrow::RcFileArrowReader;
@@ -155,7 +171,7 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
 /// ```
 #[derive(Debug)]
 pub struct RcFileArrowReader<S> {
-    reader: Reader<S>,
+    reader: RcFileReader<S>,
     schema: Schema,
     serde: Serde,
     selected: Vec<usize>,
@@ -168,6 +184,8 @@ pub struct RcFileArrowReader<S> {
     /// The current row group as one batch, and how many of its rows were returned.
     group: Option<(RecordBatch, usize)>,
     done: bool,
+    /// Where the decode buffers go when the reader is dropped.
+    pool: Option<BufferPool>,
 }
 
 impl<S: ByteSource> RcFileArrowReader<S> {
@@ -185,11 +203,12 @@ impl<S: ByteSource> RcFileArrowReader<S> {
                 unit: TimeUnit::Nanosecond,
                 lossy_utf8: false,
             },
+            pool: None,
         }
     }
 
     /// The underlying row-group reader (header, position).
-    pub fn reader(&self) -> &Reader<S> {
+    pub fn reader(&self) -> &RcFileReader<S> {
         &self.reader
     }
 
@@ -222,14 +241,17 @@ impl<S: ByteSource> RcFileArrowReader<S> {
 }
 
 impl<S> Drop for RcFileArrowReader<S> {
-    /// Takes back what the caller no longer holds and leaves the decode buffers to the
-    /// thread's next reader (see the `spare` module).
+    /// Takes back what the caller no longer holds and leaves the decode buffers in the pool,
+    /// if the reader has one.
     fn drop(&mut self) {
+        let Some(pool) = self.pool.take() else {
+            return;
+        };
         self.group = None;
         for (batch, spare) in self.columns.iter_mut().zip(&mut self.spares) {
             restore(batch, spare, false);
         }
-        park(std::mem::take(&mut self.columns));
+        pool.give_back(std::mem::take(&mut self.columns));
     }
 }
 

@@ -7,7 +7,10 @@ use arrow_schema::Schema as ArrowSchema;
 
 use super::hive_types::{arrow_schema_to_hive, field_to_hive};
 use super::hive_values::value_at;
-use crate::rcfile::{HiveType, RowWriter, Schema, Serde, Value, WriteSummary, Writer};
+use crate::rcfile::{
+    HadoopCodec, HiveType, RcFileWriter, RcFileWriterBuilder, RowWriter, RowWriterBuilder, Schema,
+    Serde, Value, WriteSummary,
+};
 use crate::{Error, Result};
 
 /// Writes record batches as rows of an RCFile with a given Hive schema and serde.
@@ -21,15 +24,16 @@ use crate::{Error, Result};
 /// use std::sync::Arc;
 /// use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
 /// use colfile::arrow::{RcFileArrowReader, RcFileArrowWriter};
-/// use colfile::rcfile::{Serde, Writer};
+/// use colfile::rcfile::{HadoopCodec, Serde};
 ///
 /// let batch = RecordBatch::try_from_iter([
 ///     ("id", Arc::new(Int64Array::from(vec![1, 2])) as ArrayRef),
 ///     ("name", Arc::new(StringArray::from(vec![Some("a"), None])) as ArrayRef),
 /// ])?;
 /// let schema = colfile::arrow::arrow_schema_to_hive(&batch.schema())?;
-/// let raw = Writer::builder(Vec::new(), schema.len()).build()?;
-/// let mut w = RcFileArrowWriter::new(raw, schema.clone(), Serde::binary());
+/// let mut w = RcFileArrowWriter::builder(Vec::new(), schema.clone(), Serde::binary())
+///     .with_codec(Some(HadoopCodec::Default))
+///     .build()?;
 /// w.write(&batch)?;
 /// let (file, summary) = w.finish_into_inner()?;
 /// assert_eq!(summary.rows, 2);
@@ -46,10 +50,48 @@ pub struct RcFileArrowWriter<W: Write> {
     schema: Schema,
 }
 
+/// Configures an [`RcFileArrowWriter`]: the options of the [`RcFileWriterBuilder`] under it.
+/// Made by [`RcFileArrowWriter::builder`].
+#[derive(Debug)]
+#[must_use = "a builder does nothing until .build() is called"]
+pub struct RcFileArrowWriterBuilder<W> {
+    rows: RowWriterBuilder<W>,
+}
+
+impl<W: Write> RcFileArrowWriterBuilder<W> {
+    /// Compresses the column data with `codec` (`None`, the default: uncompressed).
+    pub fn with_codec(self, codec: Option<HadoopCodec>) -> Self {
+        let rows = self.rows.with_codec(codec);
+        Self { rows }
+    }
+    /// Any other writer option ([`RcFileWriterBuilder`]: level, row-group size, metadata,
+    /// header version, sync marker, validation), applied to the builder under this one.
+    pub fn with_writer(
+        self,
+        configure: impl FnOnce(RcFileWriterBuilder<W>) -> RcFileWriterBuilder<W>,
+    ) -> Self {
+        let rows = self.rows.with_writer(configure);
+        Self { rows }
+    }
+    /// Writes the header and returns the writer.
+    pub fn build(self) -> Result<RcFileArrowWriter<W>> {
+        let rows = self.rows.build()?;
+        let schema = rows.schema().clone();
+        Ok(RcFileArrowWriter { rows, schema })
+    }
+}
+
 impl<W: Write> RcFileArrowWriter<W> {
+    /// Starts configuring a writer to `sink` of rows of `schema` (see
+    /// [`arrow_schema_to_hive`] to derive it from an Arrow schema) encoded with `serde`.
+    pub fn builder(sink: W, schema: Schema, serde: Serde) -> RcFileArrowWriterBuilder<W> {
+        let rows = RowWriter::builder(sink, schema, serde);
+        RcFileArrowWriterBuilder { rows }
+    }
+
     /// Writes through `writer` (configured with codec, row-group size, …; its column count
     /// should be the schema's) rows of `schema` encoded with `serde`.
-    pub fn new(writer: Writer<W>, schema: Schema, serde: Serde) -> Self {
+    pub fn new(writer: RcFileWriter<W>, schema: Schema, serde: Serde) -> Self {
         RcFileArrowWriter {
             rows: RowWriter::new(writer, schema.clone(), serde),
             schema,
@@ -58,7 +100,11 @@ impl<W: Write> RcFileArrowWriter<W> {
 
     /// Like [`new`](Self::new), with the Hive schema derived from an Arrow schema
     /// ([`arrow_schema_to_hive`]).
-    pub fn try_from_arrow(writer: Writer<W>, schema: &ArrowSchema, serde: Serde) -> Result<Self> {
+    pub fn try_from_arrow(
+        writer: RcFileWriter<W>,
+        schema: &ArrowSchema,
+        serde: Serde,
+    ) -> Result<Self> {
         Ok(Self::new(writer, arrow_schema_to_hive(schema)?, serde))
     }
 
@@ -121,11 +167,11 @@ impl<W: Write> RcFileArrowWriter<W> {
     }
 
     /// The underlying RCFile writer (row-group flushes, bytes written).
-    pub fn writer(&mut self) -> &mut Writer<W> {
+    pub fn writer(&mut self) -> &mut RcFileWriter<W> {
         self.rows.writer()
     }
 
-    /// Finishes the file ([`Writer::finish`]).
+    /// Finishes the file ([`RcFileWriter::finish`]).
     pub fn finish(self) -> Result<WriteSummary> {
         self.rows.finish()
     }
@@ -137,7 +183,7 @@ impl<W: Write> RcFileArrowWriter<W> {
 }
 
 impl<W: crate::sink::SyncWrite> RcFileArrowWriter<W> {
-    /// Finishes the file and fsyncs it ([`Writer::finish_sync`]).
+    /// Finishes the file and fsyncs it ([`RcFileWriter::finish_sync`]).
     pub fn finish_sync(self) -> Result<WriteSummary> {
         self.rows.finish_sync()
     }

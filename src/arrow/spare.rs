@@ -7,74 +7,12 @@
 //! takes back those whose arrays the caller has dropped. A buffer still in use stays the
 //! caller's; the decoder then gets a new vector of the same size, allocated once.
 //!
-//! A dropped reader also leaves its decode buffers to the thread's next reader ([`park`],
-//! [`unpark`]; at most [`PARKED_BYTES`] per thread). Reading many small files otherwise
-//! allocates and frees every file's buffers, and glibc returns that memory to the kernel at
-//! each free and faults it back in at the next file: a 200k-row file read 4x slower.
+//! What a dropped reader leaves behind goes to the next reader only through a
+//! [`BufferPool`](super::BufferPool) the caller gave both.
 
 use std::alloc::Layout;
-use std::cell::RefCell;
 
 use arrow_buffer::{ArrowNativeType, Buffer, ScalarBuffer};
-
-use crate::rcfile::batch::ColumnBatch;
-
-/// The most decode-buffer memory a thread keeps for its next reader.
-pub(super) const PARKED_BYTES: usize = 64 << 20;
-
-thread_local! {
-    static PARKED: RefCell<Vec<ColumnBatch>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Frees the decode buffers that dropped [`RcFileArrowReader`](super::RcFileArrowReader)s
-/// left on this thread for its next reader (at most 64 MiB; they are freed anyway when the
-/// thread ends). Returns how many bytes that was.
-///
-/// ```
-/// use colfile::arrow::{release_parked_buffers, RcFileArrowReader};
-/// use colfile::rcfile::Serde;
-/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rcfile/multi_group_text.rc"))?;
-/// let schema = "id:int,same:string,grp:bigint,txt:string".parse()?;
-/// let reader = RcFileArrowReader::builder(bytes.as_slice(), schema, Serde::text()).build()?;
-/// let rows: usize = reader.map(|b| b.map(|b| b.num_rows())).sum::<Result<_, _>>()?;
-/// assert!(rows > 0);
-/// // The reader is gone; its buffers were kept for the next one until now.
-/// assert!(release_parked_buffers() > 0);
-/// assert_eq!(release_parked_buffers(), 0);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn release_parked_buffers() -> usize {
-    let parked = PARKED.with(|p| std::mem::take(&mut *p.borrow_mut()));
-    parked.iter().filter_map(|b| b.heap_bytes()).sum()
-}
-
-/// `n` column batches for a new reader: parked ones first (emptied as they are decoded into).
-pub(super) fn unpark(n: usize) -> Vec<ColumnBatch> {
-    let mut out = PARKED.with(|p| {
-        let mut p = p.borrow_mut();
-        let keep = p.len().saturating_sub(n);
-        p.split_off(keep)
-    });
-    out.resize_with(n, ColumnBatch::default);
-    out
-}
-
-/// Keeps `batches` for the thread's next reader, as far as [`PARKED_BYTES`] allows.
-pub(super) fn park(batches: Vec<ColumnBatch>) {
-    PARKED.with(|p| {
-        let mut p = p.borrow_mut();
-        let mut held: usize = p.iter().filter_map(|b| b.heap_bytes()).sum();
-        for b in batches {
-            let Some(bytes) = b.heap_bytes() else {
-                continue;
-            };
-            if bytes > 0 && held + bytes <= PARKED_BYTES {
-                held += bytes;
-                p.push(b);
-            }
-        }
-    });
-}
 
 /// The buffers one column lent to Arrow in the previous round and in this one.
 #[derive(Debug, Default)]
@@ -167,39 +105,5 @@ mod tests {
         s.next_round();
         // The handle is gone: `array` owns its buffer alone and can become a Vec again.
         assert!(array.into_inner().into_vec::<u32>().is_ok());
-    }
-
-    #[test]
-    fn parked_batches_go_to_the_next_reader_within_the_cap() {
-        use crate::rcfile::{HiveType, Reader, Serde};
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/rcfile/multi_group_text.rc"
-        );
-        let bytes = std::fs::read(path).unwrap();
-        let mut r = Reader::builder(bytes.as_slice())
-            .with_projection([1])
-            .build()
-            .unwrap();
-        let group = r.next_row_group().unwrap().unwrap();
-        let mut b = ColumnBatch::default();
-        group
-            .decode_batch(1, &HiveType::String, &Serde::text(), &mut b)
-            .unwrap();
-        let bytes = b.heap_bytes().unwrap();
-        assert!(bytes > 0);
-        // Values held as `Value`s (the default) are not kept; the other comes back whole.
-        park(vec![b, ColumnBatch::default()]);
-        let back = unpark(2);
-        assert_eq!(back[0].heap_bytes(), Some(bytes));
-        assert_eq!(back[1], ColumnBatch::default());
-        assert_eq!(unpark(1)[0], ColumnBatch::default());
-        // Past the cap nothing more is kept.
-        let one = back[0].clone();
-        let per = one.heap_bytes().unwrap();
-        park(vec![one; PARKED_BYTES / per + 2]);
-        let parked = unpark(PARKED_BYTES / per + 2);
-        let held: usize = parked.iter().filter_map(|b| b.heap_bytes()).sum();
-        assert!(held <= PARKED_BYTES && held + per > PARKED_BYTES, "{held}");
     }
 }

@@ -70,7 +70,54 @@ pub struct TsFileArrowWriter<W: Write> {
     last: HashMap<DeviceId, i64>,
 }
 
+/// Configures a [`TsFileArrowWriter`] of one table. Made by [`TsFileArrowWriter::builder`].
+#[derive(Debug)]
+#[must_use = "a builder does nothing until .build() is called"]
+pub struct TsFileArrowWriterBuilder<W> {
+    out: W,
+    table: TableSchema,
+    options: WriterOptions,
+}
+
+impl<W: Write> TsFileArrowWriterBuilder<W> {
+    /// The writer's options (page and group sizes, encodings profile, …; the defaults
+    /// otherwise).
+    pub fn with_options(mut self, options: WriterOptions) -> Self {
+        self.options = options;
+        self
+    }
+    /// Writes the file head and registers the table (see
+    /// [`TsFileArrowWriter::try_new`] for the errors).
+    pub fn build(self) -> Result<TsFileArrowWriter<W>> {
+        TsFileArrowWriter::try_new(self.out, self.table, self.options)
+    }
+}
+
 impl<W: Write> TsFileArrowWriter<W> {
+    /// Starts configuring a writer to `out` of the rows of `table` (see
+    /// [`arrow_schema_to_tsfile`](super::arrow_schema_to_tsfile) to derive it from an Arrow
+    /// schema).
+    ///
+    /// ```
+    /// use colfile::arrow::TsFileArrowWriter;
+    /// use colfile::tsfile::WriterOptions;
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/basic.tsfile");
+    /// let source = colfile::tsfile::TsFileReader::open(std::fs::read(path)?)?;
+    /// let table = source.metadata().table_schema("weather").unwrap().clone();
+    /// let w = TsFileArrowWriter::builder(Vec::new(), table)
+    ///     .with_options(WriterOptions::default())
+    ///     .build()?;
+    /// assert_eq!(w.finish()?.rows, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn builder(out: W, table: TableSchema) -> TsFileArrowWriterBuilder<W> {
+        TsFileArrowWriterBuilder {
+            out,
+            table,
+            options: WriterOptions::default(),
+        }
+    }
+
     /// Starts a file on `out` holding `table` (registered at once; names are lower-cased).
     ///
     /// Errors: invalid `options`; a TAG column that is not STRING/TEXT; an encoding that

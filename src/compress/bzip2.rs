@@ -58,7 +58,7 @@ impl Codec for Bzip2Codec {
                 let before = encoder.total_in();
                 let status = encoder
                     .compress_vec(rest, out, Action::Finish)
-                    .map_err(|e| codec_error(format!("could not compress: {e}")))?;
+                    .map_err(|e| Error::codec("bzip2", "could not compress: ", e))?;
                 let used = usize::try_from(encoder.total_in() - before).unwrap_or(usize::MAX);
                 Ok((used, status == Status::StreamEnd))
             })
@@ -73,7 +73,7 @@ impl Codec for Bzip2Codec {
                     // Hadoop-style stream without its "BZ": give the decoder the magic first.
                     decoder
                         .decompress(MAGIC, &mut [])
-                        .map_err(|e| codec_error(e.to_string()))?;
+                        .map_err(|e| Error::codec("bzip2", "", e))?;
                 }
                 Ok(pump(
                     &mut Unbzip(decoder),
@@ -98,7 +98,7 @@ impl Unbzip {
         call: impl FnOnce(&mut Decompress) -> Result<Status, bzip2::Error>,
     ) -> Result<Step> {
         let (in_before, out_before) = (self.0.total_in(), self.0.total_out());
-        let status = call(&mut self.0).map_err(|e| codec_error(e.to_string()))?;
+        let status = call(&mut self.0).map_err(|e| Error::codec("bzip2", "", e))?;
         if status == Status::MemNeeded {
             return Err(codec_error("out of memory".to_owned()));
         }

@@ -8,7 +8,7 @@
 use super::pump::{each_member, encode_all, first_room, pump, Step, StreamStep};
 use super::stream::{append_or_restore, decompress_into};
 use super::{check_level, Algorithm, Codec, Framing};
-use crate::{Error, ErrorKind, Result};
+use crate::{Error, Result};
 use flate2::{Compress, Compression, Crc, Decompress, FlushCompress, FlushDecompress, Status};
 
 /// The gzip header Hadoop writes before every member.
@@ -149,7 +149,7 @@ fn deflate_all(encoder: &mut Compress, input: &[u8], out: &mut Vec<u8>) -> Resul
         let before = encoder.total_in();
         let status = encoder
             .compress_vec(rest, out, FlushCompress::Finish)
-            .map_err(|e| codec_error(format!("could not compress: {e}")))?;
+            .map_err(|e| Error::codec("deflate", "could not compress: ", e))?;
         let used = usize::try_from(encoder.total_in() - before).unwrap_or(usize::MAX);
         Ok((used, status == Status::StreamEnd))
     })
@@ -164,7 +164,7 @@ impl Inflate<'_> {
         call: impl FnOnce(&mut Decompress) -> Result<Status, flate2::DecompressError>,
     ) -> Result<Step> {
         let (in_before, out_before) = (self.0.total_in(), self.0.total_out());
-        let status = call(self.0).map_err(|e| codec_error(e.to_string()))?;
+        let status = call(self.0).map_err(|e| Error::codec("deflate", "", e))?;
         Ok(Step {
             consumed: usize::try_from(self.0.total_in() - in_before).unwrap_or(usize::MAX),
             produced: usize::try_from(self.0.total_out() - out_before).unwrap_or(usize::MAX),
@@ -181,13 +181,6 @@ impl StreamStep for Inflate<'_> {
     fn step_vec(&mut self, input: &[u8], output: &mut Vec<u8>) -> Option<Result<Step>> {
         Some(self.run(|d| d.decompress_vec(input, output, FlushDecompress::None)))
     }
-}
-
-fn codec_error(message: String) -> Error {
-    Error::new(ErrorKind::Codec {
-        codec: "deflate",
-        message,
-    })
 }
 
 /// The length of the gzip member header at the start of `data`, with every optional field.

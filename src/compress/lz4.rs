@@ -3,7 +3,7 @@
 
 use super::block::RawBlock;
 use super::Algorithm;
-use crate::{Error, ErrorKind, Result};
+use crate::{Error, Result};
 use lz4_flex::block::{
     compress_into_with_table, decompress_into, get_maximum_output_size, CompressTable,
     DecompressError,
@@ -19,13 +19,6 @@ impl std::fmt::Debug for Lz4Block {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Lz4Block")
     }
-}
-
-fn codec_error(message: String) -> Error {
-    Error::new(ErrorKind::Codec {
-        codec: "lz4",
-        message,
-    })
 }
 
 impl RawBlock for Lz4Block {
@@ -49,7 +42,7 @@ impl RawBlock for Lz4Block {
 
     fn compress_block(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize> {
         compress_into_with_table(input, output, &mut self.table)
-            .map_err(|e| codec_error(format!("could not compress: {e}")))
+            .map_err(|e| Error::codec("lz4", "could not compress: ", e))
     }
 
     fn decompress_block(&mut self, block: &[u8], output: &mut [u8]) -> Result<usize> {
@@ -58,7 +51,7 @@ impl RawBlock for Lz4Block {
                 "lz4",
                 format!("a block decodes to more than the {actual} bytes left for it"),
             ),
-            e => codec_error(e.to_string()),
+            e => Error::codec("lz4", "", e),
         })
     }
 }

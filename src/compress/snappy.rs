@@ -3,7 +3,7 @@
 
 use super::block::RawBlock;
 use super::Algorithm;
-use crate::{Error, ErrorKind, Result};
+use crate::{Error, Result};
 
 /// Snappy as a [`RawBlock`].
 #[derive(Debug)]
@@ -22,10 +22,7 @@ impl Default for SnappyBlock {
 }
 
 fn codec_error(e: snap::Error) -> Error {
-    Error::new(ErrorKind::Codec {
-        codec: "snappy",
-        message: e.to_string(),
-    })
+    Error::codec("snappy", "", e)
 }
 
 impl RawBlock for SnappyBlock {

@@ -18,7 +18,7 @@
 use super::pump::{each_member, first_room, pump, Step, StreamStep};
 use super::stream::{append_or_restore, decompress_into};
 use super::{check_level, Algorithm, Codec, Framing};
-use crate::{Error, ErrorKind, Result};
+use crate::{Error, Result};
 use lzma_rust2::{Action, CheckType, Status, XzOptions, XzStream, XzWriter};
 use std::io::Write;
 
@@ -29,13 +29,6 @@ const DEFAULT_PRESET: i32 = 6;
 #[derive(Debug)]
 pub(crate) struct XzCodec {
     preset: u32,
-}
-
-fn codec_error(message: String) -> Error {
-    Error::new(ErrorKind::Codec {
-        codec: "lzma2",
-        message,
-    })
 }
 
 impl XzCodec {
@@ -59,7 +52,7 @@ impl Codec for XzCodec {
     fn compress(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
         let mut options = XzOptions::with_preset(self.preset);
         options.set_check_sum_type(CheckType::Crc64);
-        let failed = |e: std::io::Error| codec_error(format!("could not compress: {e}"));
+        let failed = |e: std::io::Error| Error::codec("lzma2", "could not compress: ", e);
         append_or_restore(out, |out| {
             // LZMA2 stores incompressible data in uncompressed chunks: a little over n.
             out.reserve(input.len() + input.len() / 64 + 64);
@@ -100,7 +93,7 @@ impl StreamStep for Unxz {
         let result = self
             .0
             .process(input, output, Action::Run)
-            .map_err(|e| codec_error(e.to_string()))?;
+            .map_err(|e| Error::codec("lzma2", "", e))?;
         Ok(Step {
             consumed: result.bytes_consumed,
             produced: result.bytes_produced,

@@ -29,11 +29,11 @@ impl std::fmt::Debug for ZstdCodec {
     }
 }
 
+/// zstd reports a bare error code; its name becomes the message of the
+/// [`std::io::Error`] that `source()` returns (the `zstd` crate's own mapping does the same).
 fn codec_error(what: &str, code: zstd_safe::ErrorCode) -> Error {
-    Error::new(ErrorKind::Codec {
-        codec: "zstd",
-        message: format!("{what}{}", zstd_safe::get_error_name(code)),
-    })
+    let cause = std::io::Error::other(zstd_safe::get_error_name(code));
+    Error::codec("zstd", what, cause)
 }
 
 fn no_memory() -> Error {

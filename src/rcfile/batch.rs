@@ -62,9 +62,9 @@ impl Default for BatchValues {
 ///
 /// ```
 /// # fn main() -> colfile::Result<()> {
-/// use colfile::rcfile::{batch::{BatchValues, ColumnBatch}, HiveType, Reader, Serde};
+/// use colfile::rcfile::{batch::{BatchValues, ColumnBatch}, HiveType, RcFileReader, Serde};
 /// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rcfile/multi_group_text.rc"))?;
-/// let mut r = Reader::builder(bytes.as_slice()).with_projection([0]).build()?;
+/// let mut r = RcFileReader::builder(bytes.as_slice()).with_projection([0]).build()?;
 /// let mut batch = ColumnBatch::default();
 /// let group = r.next_row_group()?.expect("a row group");
 /// group.decode_batch(0, &HiveType::Int, &Serde::text(), &mut batch)?;
@@ -706,7 +706,7 @@ fn slow_error(serde: &Serde, ty: &HiveType, cell: &[u8]) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rcfile::{Reader, RowWriter, Schema, Writer};
+    use crate::rcfile::{RcFileReader, RcFileWriter, RowWriter, Schema};
 
     #[test]
     fn batches_agree_with_values() {
@@ -715,7 +715,9 @@ mod tests {
                 .parse()
                 .unwrap();
         for serde in [Serde::binary(), Serde::text()] {
-            let w = Writer::builder(Vec::new(), schema.len()).build().unwrap();
+            let w = RcFileWriter::builder(Vec::new(), schema.len())
+                .build()
+                .unwrap();
             let mut w = RowWriter::new(w, schema.clone(), serde.clone());
             let rows = [
                 vec![
@@ -747,7 +749,7 @@ mod tests {
                 w.write(r).unwrap();
             }
             let bytes = w.finish_into_inner().unwrap().0;
-            let mut r = Reader::new(bytes.as_slice()).unwrap();
+            let mut r = RcFileReader::new(bytes.as_slice()).unwrap();
             let g = r.next_row_group().unwrap().unwrap();
             let mut batch = ColumnBatch::default();
             let mut vals = Vec::new();

@@ -56,6 +56,7 @@ pub fn decode_vlong(buf: &[u8]) -> Option<(i64, usize)> {
 
 /// Encoded size of `v` (Hadoop `getVIntSize`).
 #[inline]
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))] // for the unstable API's users
 pub fn vlong_size(v: i64) -> usize {
     if (-112..=127).contains(&v) {
         return 1;
@@ -99,7 +100,7 @@ pub fn write_i32_be(out: &mut Vec<u8>, v: i32) {
 /// Hadoop reads on a [`Cursor`]: VLong, VInt, lengths and `Text`, each checked against what
 /// remains, errors naming their byte offset.
 impl<'a> Cursor<'a> {
-    /// Hadoop zero-compressed VLong ([`decode_vlong`]).
+    /// Hadoop zero-compressed VLong (the format `decode_vlong` in `rcfile::hadoop` reads).
     #[inline]
     pub fn read_vlong(&mut self) -> Result<i64> {
         if let Some(&b) = self.rest().first() {

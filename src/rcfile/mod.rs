@@ -1,7 +1,13 @@
-//! Hive RCFile: header ([`header`]), row groups and their key sections, streaming reader with
-//! projection and splits, writer, the Hive type and value model, the two cell encodings
-//! ([`serde`], a folder each), and the Hadoop encodings they are built from ([`hadoop`]:
-//! VInt/VLong and `Text`; [`java_float`]: Java's float text).
+//! Hive RCFile: [`RcFileReader`] (row groups, with projection and byte-range splits) and
+//! [`RcFileWriter`], typed rows on top of them ([`RowReader`], [`RowWriter`]), the Hive type
+//! and value model ([`Schema`], [`HiveType`], [`Value`]) and the two cell encodings
+//! ([`Serde`]). Everything a program needs next to the reader and writer is re-exported here.
+//!
+//! The building blocks under them, the Hadoop encodings (`hadoop`: VInt/VLong and `Text`;
+//! `java_float`: Java's float text), the header's parser and constants (`header`) and the
+//! columnar decode buffers (`batch`), are public modules only with the `unstable` feature:
+//! the `colfile` command, the fuzz targets and the tests use them, and they may change in
+//! any release.
 //!
 //! See the crate README and `../shared/spec/rcfile.md` for the byte layout.
 
@@ -14,19 +20,48 @@ pub mod value;
 pub use schema::{Field, HiveType, Schema};
 pub use serde::Serde;
 pub use value::{Date, Decimal, Timestamp, Value};
-pub mod batch;
-pub mod hadoop;
-pub mod header;
-pub mod java_float;
+unstable_mod!(batch);
+unstable_mod!(hadoop);
+unstable_mod!(header);
+unstable_mod!(java_float);
 mod lengths;
 pub mod reader;
-pub mod rowgroup;
+mod rowgroup;
 pub mod rows;
 pub mod writer;
 
 pub use batch::{BatchValues, ColumnBatch};
 pub use header::{Header, HeaderVersion};
-pub use reader::{Reader, ReaderBuilder};
+pub use reader::{RcFileReader, RcFileReaderBuilder};
 pub use rowgroup::{ColumnData, ColumnLayout, RowGroup};
-pub use rows::{RowReader, RowWriter};
-pub use writer::{WriteSummary, Writer, WriterBuilder};
+pub use rows::{RowReader, RowReaderBuilder, RowWriter, RowWriterBuilder};
+pub use writer::{RcFileWriter, RcFileWriterBuilder, WriteSummary};
+
+/// The codec a writer compresses with ([`RcFileWriterBuilder::with_codec`]) and a
+/// [`Header`] names.
+pub use crate::compress::HadoopCodec;
+
+/// The old name of [`RcFileReader`], kept for one release. The four old names still work:
+///
+/// ```
+/// #![allow(deprecated)]
+/// use colfile::rcfile::{Reader, ReaderBuilder, Writer, WriterBuilder};
+/// let b: WriterBuilder<Vec<u8>> = Writer::builder(Vec::new(), 1);
+/// let mut w = b.build()?;
+/// w.write_row(&[b"x"])?;
+/// let (file, _) = w.finish_into_inner()?;
+/// let r: Reader<&[u8]> = ReaderBuilder::new(file.as_slice()).build()?;
+/// assert_eq!(r.header().column_count, 1);
+/// # Ok::<(), colfile::Error>(())
+/// ```
+#[deprecated(since = "0.2.0", note = "renamed to RcFileReader")]
+pub type Reader<S> = RcFileReader<S>;
+/// The old name of [`RcFileReaderBuilder`], kept for one release.
+#[deprecated(since = "0.2.0", note = "renamed to RcFileReaderBuilder")]
+pub type ReaderBuilder<S> = RcFileReaderBuilder<S>;
+/// The old name of [`RcFileWriter`], kept for one release.
+#[deprecated(since = "0.2.0", note = "renamed to RcFileWriter")]
+pub type Writer<W> = RcFileWriter<W>;
+/// The old name of [`RcFileWriterBuilder`], kept for one release.
+#[deprecated(since = "0.2.0", note = "renamed to RcFileWriterBuilder")]
+pub type WriterBuilder<W> = RcFileWriterBuilder<W>;

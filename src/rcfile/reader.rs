@@ -25,13 +25,13 @@ fn wanted_columns(cols: usize, projection: Option<&[usize]>) -> Vec<bool> {
     wanted
 }
 
-/// Configures and opens a [`Reader`].
+/// Configures and opens an [`RcFileReader`].
 ///
 /// ```
 /// # fn main() -> colfile::Result<()> {
-/// use colfile::rcfile::Reader;
+/// use colfile::rcfile::RcFileReader;
 /// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rcfile/multi_group_text.rc"))?;
-/// let mut reader = Reader::builder(bytes.as_slice()).with_projection([0]).build()?;
+/// let mut reader = RcFileReader::builder(bytes.as_slice()).with_projection([0]).build()?;
 /// assert_eq!(reader.header().column_count, 4);
 /// let mut rows = 0;
 /// while let Some(group) = reader.next_row_group()? {
@@ -43,17 +43,17 @@ fn wanted_columns(cols: usize, projection: Option<&[usize]>) -> Vec<bool> {
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
-pub struct ReaderBuilder<S> {
+pub struct RcFileReaderBuilder<S> {
     source: S,
     projection: Option<Vec<usize>>,
     split: Option<Range<u64>>,
     limits: Limits,
 }
 
-impl<S: ByteSource> ReaderBuilder<S> {
+impl<S: ByteSource> RcFileReaderBuilder<S> {
     /// Reads `source`: all columns, the whole file, default limits.
     pub fn new(source: S) -> Self {
-        ReaderBuilder {
+        RcFileReaderBuilder {
             source,
             projection: None,
             split: None,
@@ -81,7 +81,7 @@ impl<S: ByteSource> ReaderBuilder<S> {
         self
     }
     /// Reads the header and positions the reader at the split's first row group.
-    pub fn build(self) -> Result<Reader<S>> {
+    pub fn build(self) -> Result<RcFileReader<S>> {
         let header = Header::read(&self.source, &self.limits)?;
         let codec = match header.codec {
             Some(c) => Some(c.codec().map_err(|e| e.in_section("header"))?),
@@ -94,7 +94,7 @@ impl<S: ByteSource> ReaderBuilder<S> {
             None => (0, len),
             Some(r) => (r.start, r.end.min(len)),
         };
-        let mut reader = Reader {
+        let mut reader = RcFileReader {
             source: self.source,
             header,
             codec,
@@ -124,7 +124,7 @@ impl<S: ByteSource> ReaderBuilder<S> {
 /// Streams the row groups of an RCFile. Memory use is one row group's key section plus the
 /// projected columns, whatever the file size; buffers are reused from one group to the next.
 #[derive(Debug)]
-pub struct Reader<S> {
+pub struct RcFileReader<S> {
     source: S,
     header: Header,
     codec: Option<Box<dyn Codec>>,
@@ -140,14 +140,14 @@ pub struct Reader<S> {
     spare: Vec<ColumnData>,
 }
 
-impl<S: ByteSource> Reader<S> {
+impl<S: ByteSource> RcFileReader<S> {
     /// A builder over `source`.
-    pub fn builder(source: S) -> ReaderBuilder<S> {
-        ReaderBuilder::new(source)
+    pub fn builder(source: S) -> RcFileReaderBuilder<S> {
+        RcFileReaderBuilder::new(source)
     }
     /// Opens `source` with default options.
     pub fn new(source: S) -> Result<Self> {
-        ReaderBuilder::new(source).build()
+        RcFileReaderBuilder::new(source).build()
     }
     /// The file header.
     pub fn header(&self) -> &Header {

@@ -3,13 +3,14 @@
 //! Columns are matched to the file by position: schema columns past the file's column count
 //! read as NULL, file columns past the schema are ignored (Hive's schema evolution rule).
 
-use super::reader::Reader;
+use super::reader::{RcFileReader, RcFileReaderBuilder};
 use super::rowgroup::RowGroup;
-use super::writer::{WriteSummary, Writer};
-use super::{HiveType, Schema, Serde, Value};
+use super::writer::{RcFileWriter, RcFileWriterBuilder, WriteSummary};
+use super::{HadoopCodec, HiveType, Schema, Serde, Value};
 use crate::source::ByteSource;
-use crate::{Error, Result};
+use crate::{Error, ErrorKind, Limits, Result};
 use std::io::Write;
+use std::ops::Range;
 
 impl RowGroup {
     /// Decodes column `col` of this row group as type `ty` with `serde`, appending one value
@@ -44,17 +45,19 @@ impl RowGroup {
 ///
 /// ```
 /// # fn main() -> colfile::Result<()> {
-/// use colfile::rcfile::{Reader, RowReader, Serde, Value};
+/// use colfile::rcfile::{RowReader, Serde, Value};
 /// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rcfile/multi_group_text.rc"))?;
 /// let schema = "id:int,name:string,score:double,flag:boolean".parse()?;
-/// let mut rows = RowReader::new(bytes.as_slice(), schema, Serde::text(), Some(&["id"]))?;
+/// let mut rows = RowReader::builder(bytes.as_slice(), schema, Serde::text())
+///     .with_columns(&["id"])
+///     .build()?;
 /// let first = rows.next_row()?.expect("a row").to_vec();
 /// assert!(matches!(first[0], Value::Int(_) | Value::Null));
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
 pub struct RowReader<S> {
-    reader: Reader<S>,
+    reader: RcFileReader<S>,
     schema: Schema,
     serde: Serde,
     selected: Vec<usize>,
@@ -64,9 +67,68 @@ pub struct RowReader<S> {
     current: Vec<Value>,
 }
 
+/// Configures a [`RowReader`]: which columns, which byte range, which limits.
+/// Made by [`RowReader::builder`].
+#[derive(Debug)]
+#[must_use = "a builder does nothing until .build() is called"]
+pub struct RowReaderBuilder<S> {
+    reader: RcFileReaderBuilder<S>,
+    schema: Schema,
+    serde: Serde,
+    columns: Option<Vec<String>>,
+}
+
+impl<S: ByteSource> RowReaderBuilder<S> {
+    /// Returns only the columns named in `names`, in that order (all columns in schema order
+    /// when not called). An unknown name is an error from [`RowReaderBuilder::build`].
+    pub fn with_columns<N: AsRef<str>>(mut self, names: &[N]) -> Self {
+        self.columns = Some(names.iter().map(|n| n.as_ref().to_owned()).collect());
+        self
+    }
+    /// Reads only the row groups of this byte range (see
+    /// [`RcFileReaderBuilder::with_split`]).
+    pub fn with_split(mut self, range: Range<u64>) -> Self {
+        self.reader = self.reader.with_split(range);
+        self
+    }
+    /// Caps what the file may ask for (see [`Limits`]).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.reader = self.reader.with_limits(limits);
+        self
+    }
+    /// Reads the header and returns the reader.
+    pub fn build(self) -> Result<RowReader<S>> {
+        let selected = match &self.columns {
+            Some(names) => self.schema.indices_of(names)?,
+            None => (0..self.schema.len()).collect(),
+        };
+        let reader = self.reader.with_projection(selected.clone()).build()?;
+        Ok(RowReader::from_reader(
+            reader,
+            self.schema,
+            self.serde,
+            selected,
+        ))
+    }
+}
+
 impl<S: ByteSource> RowReader<S> {
+    /// Starts configuring a reader of `source` whose columns have the types of `schema` and
+    /// the cell encoding `serde`.
+    pub fn builder(source: S, schema: Schema, serde: Serde) -> RowReaderBuilder<S> {
+        RowReaderBuilder {
+            reader: RcFileReader::builder(source),
+            schema,
+            serde,
+            columns: None,
+        }
+    }
     /// Reads `source` with `schema` and `serde`, returning the columns named in `columns`
     /// (all, in schema order, when `None`).
+    #[deprecated(
+        since = "0.2.0",
+        note = "use RowReader::builder(source, schema, serde).with_columns(..).build()"
+    )]
     pub fn new<N: AsRef<str>>(
         source: S,
         schema: Schema,
@@ -77,14 +139,14 @@ impl<S: ByteSource> RowReader<S> {
             Some(names) => schema.indices_of(names)?,
             None => (0..schema.len()).collect(),
         };
-        let reader = Reader::builder(source)
+        let reader = RcFileReader::builder(source)
             .with_projection(selected.clone())
             .build()?;
         Ok(Self::from_reader(reader, schema, serde, selected))
     }
-    /// Wraps a configured [`Reader`] (its projection must include `selected`).
+    /// Wraps a configured [`RcFileReader`] (its projection must include `selected`).
     pub fn from_reader(
-        reader: Reader<S>,
+        reader: RcFileReader<S>,
         schema: Schema,
         serde: Serde,
         selected: Vec<usize>,
@@ -101,7 +163,7 @@ impl<S: ByteSource> RowReader<S> {
         }
     }
     /// The underlying reader.
-    pub fn reader(&self) -> &Reader<S> {
+    pub fn reader(&self) -> &RcFileReader<S> {
         &self.reader
     }
     /// The serde.
@@ -164,10 +226,11 @@ impl<S: ByteSource> RowReader<S> {
 ///
 /// ```
 /// # fn main() -> colfile::Result<()> {
-/// use colfile::rcfile::{RowWriter, Writer, Serde, Value};
+/// use colfile::rcfile::{HadoopCodec, RowWriter, Serde, Value};
 /// let schema: colfile::rcfile::Schema = "id:int,tags:array<string>".parse()?;
-/// let w = Writer::builder(Vec::new(), schema.len()).with_sync([1; 16]).build()?;
-/// let mut rw = RowWriter::new(w, schema, Serde::binary());
+/// let mut rw = RowWriter::builder(Vec::new(), schema, Serde::binary())
+///     .with_codec(Some(HadoopCodec::Default))
+///     .build()?;
 /// rw.write(&[Value::Int(1), Value::Array(vec![Value::string("a")])])?;
 /// let summary = rw.finish()?;
 /// assert_eq!(summary.rows, 1);
@@ -175,15 +238,68 @@ impl<S: ByteSource> RowReader<S> {
 /// ```
 #[derive(Debug)]
 pub struct RowWriter<W: Write> {
-    writer: Writer<W>,
+    writer: RcFileWriter<W>,
     schema: Schema,
     serde: Serde,
     cells: Vec<Vec<u8>>,
 }
 
+/// Configures a [`RowWriter`]: the options of the [`RcFileWriterBuilder`] under it. Made by
+/// [`RowWriter::builder`].
+#[derive(Debug)]
+#[must_use = "a builder does nothing until .build() is called"]
+pub struct RowWriterBuilder<W> {
+    writer: RcFileWriterBuilder<W>,
+    schema: Schema,
+    serde: Serde,
+}
+
+impl<W: Write> RowWriterBuilder<W> {
+    /// Compresses the column data with `codec` (`None`, the default: uncompressed).
+    pub fn with_codec(mut self, codec: Option<HadoopCodec>) -> Self {
+        self.writer = self.writer.with_codec(codec);
+        self
+    }
+    /// Any other writer option ([`RcFileWriterBuilder`]: level, row-group size, metadata,
+    /// header version, sync marker, validation), applied to the builder under this one.
+    ///
+    /// ```
+    /// use colfile::rcfile::{RowWriter, Serde};
+    /// let schema: colfile::rcfile::Schema = "id:int".parse()?;
+    /// let rw = RowWriter::builder(Vec::new(), schema, Serde::text())
+    ///     .with_writer(|w| w.with_row_group_rows(1000).with_metadata("owner", "etl"))
+    ///     .build()?;
+    /// assert_eq!(rw.finish()?.rows, 0);
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn with_writer(
+        mut self,
+        configure: impl FnOnce(RcFileWriterBuilder<W>) -> RcFileWriterBuilder<W>,
+    ) -> Self {
+        self.writer = configure(self.writer);
+        self
+    }
+    /// Writes the header and returns the writer.
+    pub fn build(self) -> Result<RowWriter<W>> {
+        Ok(RowWriter::new(
+            self.writer.build()?,
+            self.schema,
+            self.serde,
+        ))
+    }
+}
+
 impl<W: Write> RowWriter<W> {
+    /// Starts configuring a writer of rows of `schema` to `sink`, cells encoded with `serde`.
+    pub fn builder(sink: W, schema: Schema, serde: Serde) -> RowWriterBuilder<W> {
+        RowWriterBuilder {
+            writer: RcFileWriter::builder(sink, schema.len()),
+            schema,
+            serde,
+        }
+    }
     /// Wraps `writer` (whose column count should equal the schema's).
-    pub fn new(writer: Writer<W>, schema: Schema, serde: Serde) -> Self {
+    pub fn new(writer: RcFileWriter<W>, schema: Schema, serde: Serde) -> Self {
         let cells = vec![Vec::new(); schema.len()];
         RowWriter {
             writer,
@@ -204,14 +320,19 @@ impl<W: Write> RowWriter<W> {
         for (i, (cell, col)) in self.cells.iter_mut().zip(self.schema.columns()).enumerate() {
             cell.clear();
             let v = row.get(i).unwrap_or(&Value::Null);
-            self.serde
-                .encode(&col.ty, v, cell)
-                .map_err(|e| Error::invalid(format!("column {} ({}): {e}", col.name, col.ty)))?;
+            self.serde.encode(&col.ty, v, cell).map_err(|e| {
+                let message = format!("column {} ({}): {e}", col.name, col.ty);
+                Error::with_source(ErrorKind::InvalidArgument(message), e)
+            })?;
         }
         self.writer.write_row(&self.cells)
     }
+    /// The schema rows are written with.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
     /// The underlying writer.
-    pub fn writer(&mut self) -> &mut Writer<W> {
+    pub fn writer(&mut self) -> &mut RcFileWriter<W> {
         &mut self.writer
     }
     /// Finishes the file.
@@ -225,7 +346,7 @@ impl<W: Write> RowWriter<W> {
 }
 
 impl<W: crate::sink::SyncWrite> RowWriter<W> {
-    /// Finishes the file and fsyncs it ([`Writer::finish_sync`]).
+    /// Finishes the file and fsyncs it ([`RcFileWriter::finish_sync`]).
     pub fn finish_sync(self) -> Result<WriteSummary> {
         self.writer.finish_sync()
     }

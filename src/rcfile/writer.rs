@@ -10,19 +10,19 @@
 //! once it is complete, so:
 //!
 //! * the rows of the row group in progress exist only in memory until
-//!   [`Writer::flush_row_group`], [`Writer::flush`] or [`Writer::finish`] writes them; a
+//!   [`RcFileWriter::flush_row_group`], [`RcFileWriter::flush`] or [`RcFileWriter::finish`] writes them; a
 //!   crash or a dropped writer loses them, and nothing else;
 //! * dropping an unfinished writer writes nothing more and never panics (there is no `Drop`
 //!   impl; a sink such as [`std::io::BufWriter`] may still flush what it holds when it is
 //!   dropped, ignoring errors, as std does). The sink then holds the header and every row
-//!   group written so far, and [`Reader`](super::Reader) reads exactly those rows back, with
+//!   group written so far, and [`RcFileReader`](super::RcFileReader) reads exactly those rows back, with
 //!   no error;
 //! * a crash in the middle of a row group leaves it cut: the reader returns every earlier
 //!   row group, then a [`Truncated`](crate::ErrorKind::Truncated) error for the cut one;
 //! * `Ok` from `flush` or `finish` means the bytes reached the sink (for a file: the
 //!   operating system), not the disk. With a sink that implements
 //!   [`SyncWrite`] (a [`File`](std::fs::File), a `BufWriter` around
-//!   one), [`Writer::flush_sync`] and [`Writer::finish_sync`] also fsync, after which the
+//!   one), [`RcFileWriter::flush_sync`] and [`RcFileWriter::finish_sync`] also fsync, after which the
 //!   bytes survive a power loss;
 //! * every error is returned by the call that met it, never swallowed. After an I/O, codec
 //!   or validation error in a row group the writer refuses every further call, `finish`
@@ -31,10 +31,10 @@
 //!
 //! ```
 //! # fn main() -> colfile::Result<()> {
-//! use colfile::rcfile::Writer;
+//! use colfile::rcfile::RcFileWriter;
 //! let path = std::env::temp_dir().join(format!("colfile-rc-sync-{}.rc", std::process::id()));
 //! let file = std::io::BufWriter::new(std::fs::File::create(&path)?);
-//! let mut w = Writer::builder(file, 1).build()?;
+//! let mut w = RcFileWriter::builder(file, 1).build()?;
 //! w.write_row(&[b"durable".as_slice()])?;
 //! let summary = w.finish_sync()?; // flushed and fsynced: survives a power loss
 //! assert_eq!(std::fs::metadata(&path)?.len(), summary.bytes);
@@ -56,7 +56,7 @@ pub const DEFAULT_ROW_GROUP_BYTES: usize = 4 * 1024 * 1024;
 /// Hive writes a sync block before a row group once this many bytes followed the last one.
 pub const SYNC_INTERVAL: u64 = 2000;
 
-/// What [`Writer::finish`] reports.
+/// What [`RcFileWriter::finish`] reports.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct WriteSummary {
@@ -70,23 +70,23 @@ pub struct WriteSummary {
     pub bytes: u64,
 }
 
-/// Configures a [`Writer`].
+/// Configures an [`RcFileWriter`].
 ///
 /// ```
 /// # fn main() -> colfile::Result<()> {
-/// use colfile::rcfile::{Writer, Reader};
-/// let mut w = Writer::builder(Vec::new(), 2).with_sync([7; 16]).build()?;
+/// use colfile::rcfile::{RcFileWriter, RcFileReader};
+/// let mut w = RcFileWriter::builder(Vec::new(), 2).with_sync([7; 16]).build()?;
 /// w.write_row(&[b"1".as_slice(), b"a"])?;
 /// w.write_row(&[b"22".as_slice(), b"bb"])?;
 /// let (bytes, summary) = w.finish_into_inner()?;
 /// assert_eq!((summary.rows, summary.row_groups), (2, 1));
-/// let mut r = Reader::new(bytes.as_slice())?;
+/// let mut r = RcFileReader::new(bytes.as_slice())?;
 /// let g = r.next_row_group()?.expect("one group");
 /// assert_eq!(g.column(1).unwrap().cell(1), Some(&b"bb"[..]));
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
-pub struct WriterBuilder<W> {
+pub struct RcFileWriterBuilder<W> {
     sink: W,
     columns: usize,
     codec: Option<HadoopCodec>,
@@ -99,11 +99,11 @@ pub struct WriterBuilder<W> {
     validate: bool,
 }
 
-impl<W: Write> WriterBuilder<W> {
+impl<W: Write> RcFileWriterBuilder<W> {
     /// A writer of `columns` columns into `sink`, with Hive's defaults: RCF1 header, no
     /// compression, 4 MiB row groups, a random sync marker.
     pub fn new(sink: W, columns: usize) -> Self {
-        WriterBuilder {
+        RcFileWriterBuilder {
             sink,
             columns,
             codec: None,
@@ -159,7 +159,7 @@ impl<W: Write> WriterBuilder<W> {
         self
     }
     /// Writes the header and returns the writer.
-    pub fn build(mut self) -> Result<Writer<W>> {
+    pub fn build(mut self) -> Result<RcFileWriter<W>> {
         if self.columns > i32::MAX as usize {
             return Err(Error::invalid("too many columns"));
         }
@@ -201,7 +201,7 @@ impl<W: Write> WriterBuilder<W> {
         let bytes = header.to_bytes();
         header.length = bytes.len() as u64;
         self.sink.write_all(&bytes)?;
-        Ok(Writer {
+        Ok(RcFileWriter {
             sink: Some(self.sink),
             header,
             codec,
@@ -249,12 +249,12 @@ struct ColumnBuffer {
 }
 
 /// Writes an RCFile to any [`Write`] sink. Rows are buffered until a row group is full;
-/// a row has reached the sink once [`Writer::flush`] or [`Writer::finish`] returned `Ok`
-/// (the disk: [`Writer::flush_sync`], [`Writer::finish_sync`]). Dropping the writer without
+/// a row has reached the sink once [`RcFileWriter::flush`] or [`RcFileWriter::finish`] returned `Ok`
+/// (the disk: [`RcFileWriter::flush_sync`], [`RcFileWriter::finish_sync`]). Dropping the writer without
 /// `finish` discards the buffered rows; the sink holds a file readable up to the last row
 /// group written (see the [module docs](self#what-survives-a-crash)).
 #[derive(Debug)]
-pub struct Writer<W: Write> {
+pub struct RcFileWriter<W: Write> {
     sink: Option<W>,
     header: Header,
     codec: Option<Box<dyn Codec>>,
@@ -274,10 +274,10 @@ pub struct Writer<W: Write> {
 /// Largest plain size of one column in a row group (Hive reads it as an int).
 const MAX_COLUMN_BYTES: usize = i32::MAX as usize;
 
-impl<W: Write> Writer<W> {
+impl<W: Write> RcFileWriter<W> {
     /// A builder.
-    pub fn builder(sink: W, columns: usize) -> WriterBuilder<W> {
-        WriterBuilder::new(sink, columns)
+    pub fn builder(sink: W, columns: usize) -> RcFileWriterBuilder<W> {
+        RcFileWriterBuilder::new(sink, columns)
     }
     /// The header that was written.
     pub fn header(&self) -> &Header {
@@ -518,7 +518,7 @@ impl<W: Write> Writer<W> {
         self.finish_into_inner().map(|(_, s)| s)
     }
 
-    /// Like [`Writer::finish`], also returning the sink.
+    /// Like [`RcFileWriter::finish`], also returning the sink.
     pub fn finish_into_inner(mut self) -> Result<(W, WriteSummary)> {
         self.flush()?;
         let sink = self
@@ -529,8 +529,8 @@ impl<W: Write> Writer<W> {
     }
 }
 
-impl<W: SyncWrite> Writer<W> {
-    /// [`Writer::flush`], then fsyncs the sink ([`SyncWrite::sync_all`]): every row written
+impl<W: SyncWrite> RcFileWriter<W> {
+    /// [`RcFileWriter::flush`], then fsyncs the sink ([`SyncWrite::sync_all`]): every row written
     /// so far survives a power loss once this returns `Ok`. A failed fsync makes the writer
     /// refuse further calls (the kernel may have dropped the unsynced pages).
     pub fn flush_sync(&mut self) -> Result<()> {
@@ -538,7 +538,7 @@ impl<W: SyncWrite> Writer<W> {
         self.on_sink(|s| s.sync_all())
     }
 
-    /// [`Writer::finish`], then fsyncs the sink: the file survives a power loss once this
+    /// [`RcFileWriter::finish`], then fsyncs the sink: the file survives a power loss once this
     /// returns `Ok`. Write, flush and fsync errors are all returned.
     pub fn finish_sync(self) -> Result<WriteSummary> {
         let (mut sink, summary) = self.finish_into_inner()?;

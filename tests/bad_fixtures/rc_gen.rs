@@ -5,7 +5,7 @@
 use super::gen::{Case, Made};
 use colfile::compress::Framing;
 use colfile::rcfile::hadoop::{decode_vlong, vlong_size, write_text, write_vlong};
-use colfile::rcfile::{ColumnLayout, Header, Reader};
+use colfile::rcfile::{ColumnLayout, Header, RcFileReader};
 use colfile::Limits;
 
 /// An uncompressed binary-serde file with one row group of 11 columns (812 bytes).
@@ -160,7 +160,7 @@ impl Group {
 }
 
 fn groups(b: &[u8]) -> Vec<Group> {
-    let mut r = Reader::new(b).unwrap();
+    let mut r = RcFileReader::new(b).unwrap();
     let mut out = Vec::new();
     while let Some(g) = r.next_row_group().unwrap() {
         let start = g.byte_range().start as usize;

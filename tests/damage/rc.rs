@@ -3,7 +3,7 @@
 
 use colfile::compress::HadoopCodec;
 use colfile::rcfile::hadoop::{decode_vlong, write_vlong};
-use colfile::rcfile::{ColumnBatch, Reader, Schema, Serde, Value};
+use colfile::rcfile::{ColumnBatch, RcFileReader, Schema, Serde, Value};
 use colfile::Limits;
 
 use super::common;
@@ -36,7 +36,10 @@ pub fn fixtures() -> Vec<RcFixture> {
             let bytes = std::fs::read(&f.rc).unwrap();
             let serde_name = f.dump["serde"].as_str().unwrap_or("raw");
             let (schema, serdes) = if serde_name == "raw" {
-                let n = Reader::new(bytes.as_slice()).unwrap().header().column_count;
+                let n = RcFileReader::new(bytes.as_slice())
+                    .unwrap()
+                    .header()
+                    .column_count;
                 let text: Vec<String> = (0..n).map(|i| format!("_c{i}:string")).collect();
                 let schema = if n == 0 {
                     Schema::new(Vec::new())
@@ -75,7 +78,7 @@ pub fn fixtures() -> Vec<RcFixture> {
 /// for that column only (the read goes on with the next column); an error of the container
 /// ends the read. Returns the rows read.
 pub fn read_fully(f: &RcFixture, bytes: &[u8], limits: Limits) -> colfile::Result<u64> {
-    let mut r = Reader::builder(bytes).with_limits(limits).build()?;
+    let mut r = RcFileReader::builder(bytes).with_limits(limits).build()?;
     let mut rows = 0u64;
     let mut values: Vec<Value> = Vec::new();
     let mut batch = ColumnBatch::default();
@@ -112,7 +115,7 @@ pub struct Group {
 
 /// The header length and the row groups of an intact file.
 pub fn structure(bytes: &[u8]) -> (usize, Vec<Group>) {
-    let mut r = Reader::new(bytes).unwrap();
+    let mut r = RcFileReader::new(bytes).unwrap();
     let header = r.header().length as usize;
     let mut groups = Vec::new();
     while let Some(g) = r.next_row_group().unwrap() {
@@ -276,7 +279,7 @@ pub fn key_fields(key: &[u8]) -> (usize, Vec<[usize; 3]>) {
 pub fn length_damage(bytes: &[u8], seed: u64, cols_per_group: usize) -> Vec<LengthDamage> {
     let mut out = Vec::new();
     header_fields(bytes, &mut out);
-    let codec = Reader::new(bytes).unwrap().header().codec;
+    let codec = RcFileReader::new(bytes).unwrap().header().codec;
     let (_, groups) = structure(bytes);
     let mut rng = Rng::new(seed);
     let mut picked: Vec<usize> = vec![0, 1, groups.len().saturating_sub(1)];

@@ -219,7 +219,7 @@ fn write_rcfile(
         "none" => None,
         other => Some(HadoopCodec::from_short_name(other)?),
     };
-    let mut b = colfile::rcfile::Writer::builder(out, hive.len()).with_codec(codec);
+    let mut b = colfile::rcfile::RcFileWriter::builder(out, hive.len()).with_codec(codec);
     if let Some(n) = a.row_group_rows {
         b = b.with_row_group_rows(n);
     }

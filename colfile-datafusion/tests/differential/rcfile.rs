@@ -7,7 +7,7 @@ use std::path::Path;
 use arrow_schema::{DataType as AT, TimeUnit};
 use colfile::compress::HadoopCodec;
 use colfile::rcfile::{
-    Date, Decimal, HiveType, RowReader, RowWriter, Schema, Serde, Timestamp, Value, Writer,
+    Date, Decimal, HiveType, RcFileWriter, RowReader, RowWriter, Schema, Serde, Timestamp, Value,
 };
 use colfile::source::FileSource;
 use colfile_datafusion::RcFileOptions;
@@ -266,7 +266,7 @@ pub fn make(rng: &mut Rng, case: usize, root: &Path) -> Case {
             "part-{f}.rc: {n} rows, codec {codec:?}, {group_rows} rows per group"
         ));
         let file = std::fs::File::create(dir.join(format!("part-{f}.rc"))).unwrap();
-        let w = Writer::builder(file, schema.len())
+        let w = RcFileWriter::builder(file, schema.len())
             .with_codec(codec)
             .with_row_group_rows(group_rows)
             .build()
@@ -299,13 +299,10 @@ pub fn make(rng: &mut Rng, case: usize, root: &Path) -> Case {
     // The rows, through RowReader.
     let mut rows = Vec::new();
     for f in files_in(&dir) {
-        let mut r = RowReader::new(
-            FileSource::open(&f).unwrap(),
-            schema.clone(),
-            serde.clone(),
-            None::<&[&str]>,
-        )
-        .unwrap();
+        let mut r =
+            RowReader::builder(FileSource::open(&f).unwrap(), schema.clone(), serde.clone())
+                .build()
+                .unwrap();
         while let Some(row) = r.next_row().unwrap() {
             rows.push(
                 types

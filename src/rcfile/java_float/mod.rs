@@ -51,6 +51,7 @@ pub use parse::{parse_f32, parse_f64};
 /// assert_eq!(f32_to_string(f32::MIN_POSITIVE), "1.17549435E-38");
 /// assert_eq!(f32_to_string(100.0), "100.0");
 /// ```
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))] // for the unstable API's users
 pub fn f32_to_string(v: f32) -> String {
     let mut out = Vec::with_capacity(16);
     write_f32(v, &mut out);
@@ -66,6 +67,7 @@ pub fn f32_to_string(v: f32) -> String {
 /// assert_eq!(f64_to_string(-0.0), "-0.0");
 /// assert_eq!(f64_to_string(f64::MIN_POSITIVE * f64::EPSILON), "4.9E-324");
 /// ```
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))] // for the unstable API's users
 pub fn f64_to_string(v: f64) -> String {
     let mut out = Vec::with_capacity(26);
     write_f64(v, &mut out);
@@ -132,6 +134,7 @@ fn write_binary(
     d.write(negative, out);
 }
 
+#[cfg_attr(not(feature = "unstable"), allow(dead_code))] // for the unstable API's users
 fn bytes_to_string(out: Vec<u8>) -> String {
     // Only ASCII digits, signs, '.', 'E' and the special words are ever written.
     String::from_utf8(out).unwrap_or_default()
