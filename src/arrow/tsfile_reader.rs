@@ -141,6 +141,26 @@ impl<S: ByteSource> TsFileArrowReader<S> {
         }
     }
 
+    /// Opens `source` (reads its footer) and returns a builder over it: the counterpart of
+    /// [`RcFileArrowReader::builder`](super::RcFileArrowReader::builder), which takes a
+    /// source too. [`builder`](Self::builder) takes a reader already open, to share one
+    /// footer between several scans of the file.
+    ///
+    /// ```
+    /// use colfile::arrow::TsFileArrowReader;
+    /// use colfile::tsfile::{ColumnCategory, DataType, TableColumn, TableSchema, TsFileWriter, Value};
+    /// let schema = TableSchema::new("t", vec![TableColumn::new("v", DataType::Int32, ColumnCategory::Field)]);
+    /// let mut w = TsFileWriter::builder(Vec::new()).with_table(schema).build()?;
+    /// w.write_row("t", 5, &[Value::Int32(1)])?;
+    /// let (bytes, _) = w.finish_into_inner()?;
+    /// let rows: usize = TsFileArrowReader::open(bytes)?.build()?.map(|b| b.map(|b| b.num_rows()).unwrap_or(0)).sum();
+    /// assert_eq!(rows, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(source: S) -> crate::Result<TsFileArrowReaderBuilder<S>> {
+        Ok(Self::builder(Arc::new(TsFileReader::open(source)?)))
+    }
+
     /// What the query has considered and skipped so far (devices, chunks, pages and why),
     /// complete once the reader is exhausted.
     pub fn explain(&self) -> &Explain {

@@ -57,10 +57,13 @@ pub use format::{
 };
 pub use read::{
     CmpOp, DeviceIndex, Explain, FileMetadata, Filter, Query, QueryIter, QueryStream, TsFileReader,
+    TsFileReaderBuilder,
 };
 pub use tools::recover::{recover, recover_with, RecoverOptions, RecoverySummary};
 pub use tools::verify::{verify, Check, Problem, VerifyOptions, VerifyReport};
-pub use writer::{default_encoding, Profile, TsFileWriter, WriteSummary, WriterOptions};
+pub use writer::{
+    default_encoding, Profile, TsFileWriter, TsFileWriterBuilder, WriteSummary, WriterOptions,
+};
 
 /// Declares the old flat module `$old` as a deprecated alias of `$new`, for one release.
 macro_rules! moved {

@@ -39,4 +39,4 @@ pub use explain::Explain;
 pub use filter::{CmpOp, Filter};
 pub use metadata::{DeviceIndex, FileMetadata};
 pub use query::Query;
-pub use reader::{QueryIter, QueryStream, TsFileReader};
+pub use reader::{QueryIter, QueryStream, TsFileReader, TsFileReaderBuilder};

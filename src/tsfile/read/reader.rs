@@ -47,6 +47,27 @@ pub struct TsFileReader<S> {
     pub(super) limits: Limits,
 }
 
+/// What a [`TsFileReader`] is opened with; made by [`TsFileReader::builder`].
+#[derive(Debug)]
+#[must_use = "a builder does nothing until build() is called"]
+pub struct TsFileReaderBuilder<S> {
+    source: S,
+    limits: Limits,
+}
+
+impl<S: ByteSource> TsFileReaderBuilder<S> {
+    /// Caps on every size and count read from the file (default [`Limits::default`]).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Reads and checks the footer.
+    pub fn build(self) -> Result<TsFileReader<S>> {
+        TsFileReader::open_with_limits(self.source, self.limits)
+    }
+}
+
 impl<S: ByteSource> TsFileReader<S> {
     /// The parts the query layers read the file through.
     pub(crate) fn parts(&self) -> FileParts<'_, S> {
@@ -54,6 +75,25 @@ impl<S: ByteSource> TsFileReader<S> {
             source: &self.source,
             metadata: &self.metadata,
             limits: &self.limits,
+        }
+    }
+
+    /// A [`TsFileReaderBuilder`] for `source`, in the style of
+    /// [`RcFileReader::builder`](crate::rcfile::RcFileReader::builder): set the limits, then
+    /// [`build`](TsFileReaderBuilder::build) reads the footer.
+    ///
+    /// ```
+    /// use colfile::tsfile::{TsFileReader, TsFileWriter};
+    /// use colfile::Limits;
+    /// let (bytes, _) = TsFileWriter::builder(Vec::new()).build()?.finish_into_inner()?;
+    /// let reader = TsFileReader::builder(bytes).with_limits(Limits::default()).build()?;
+    /// assert_eq!(reader.metadata().tables().count(), 0);
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn builder(source: S) -> TsFileReaderBuilder<S> {
+        TsFileReaderBuilder {
+            source,
+            limits: Limits::default(),
         }
     }
 

@@ -56,6 +56,7 @@
 //! ```
 
 mod batch;
+mod builder;
 mod chunk;
 mod flush;
 mod group;
@@ -67,6 +68,7 @@ pub(crate) mod index;
 mod java;
 mod options;
 
+pub use builder::TsFileWriterBuilder;
 pub use options::{default_encoding, Profile, WriteSummary, WriterOptions};
 
 use std::collections::{BTreeMap, HashMap};
@@ -167,6 +169,12 @@ pub struct TsFileWriter<W: Write> {
 }
 
 impl<W: Write> TsFileWriter<W> {
+    /// A [`TsFileWriterBuilder`] writing to `out`: options, tables and devices, then
+    /// [`build`](TsFileWriterBuilder::build).
+    pub fn builder(out: W) -> TsFileWriterBuilder<W> {
+        TsFileWriterBuilder::new(out)
+    }
+
     /// Starts a file: writes the magic and version.
     pub fn new(mut out: W, options: WriterOptions) -> Result<Self> {
         options.validate()?;
