@@ -54,23 +54,21 @@
 //! A TsFile table: write rows of two devices, then query one column over a time range.
 //!
 //! ```
-//! use colfile::tsfile::format::schema::{TableColumn, TableSchema};
-//! use colfile::tsfile::format::{ColumnCategory, DataType};
-//! use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, WriterOptions};
+//! use colfile::tsfile::{ColumnCategory, DataType, Query, TableColumn, TableSchema};
+//! use colfile::tsfile::{TsFileReader, TsFileWriter, Value};
 //!
 //! let table = TableSchema::new("weather", vec![
 //!     TableColumn::new("city", DataType::String, ColumnCategory::Tag),
 //!     TableColumn::new("temp", DataType::Double, ColumnCategory::Field),
 //! ]);
-//! let mut w = TsFileWriter::new(Vec::new(), WriterOptions::default())?;
-//! w.register_table(table)?;
+//! let mut w = TsFileWriter::builder(Vec::new()).with_table(table).build()?;
 //! for (t, city, temp) in [(1, "oslo", -3.5), (2, "oslo", -4.0), (1, "rome", 14.0)] {
 //!     w.write_row("weather", t, &[Value::string(city), Value::Double(temp)])?;
 //! }
 //! let (file, summary) = w.finish_into_inner()?;
 //! assert_eq!(summary.rows, 3);
 //!
-//! let r = TsFileReader::open(file)?;
+//! let r = TsFileReader::builder(file).build()?;
 //! let query = Query::all().table("weather").columns(["temp"]).time_range(2, i64::MAX);
 //! let mut rows = 0;
 //! for batch in r.query(&query)? {
@@ -125,7 +123,7 @@
 //! |---|---|---|
 //! | `deflate`, `snappy`, `lz4`, `zstd`, `bzip2`, `lzma2`, `lzo` | yes | one codec each; a file that needs a codec compiled out gets [`ErrorKind::CodecDisabled`] naming the feature |
 //! | `arrow` | no | `colfile::arrow`: `RecordBatch` readers and writers for both formats, on the Arrow sub-crates DataFusion uses |
-//! | `json` | no | JSON dumps and inputs (`rcfile::json`, `tsfile::json`, `tsfile::dump`, `tsfile::sketch`), what the `colfile` command prints; turns on `serde_json`'s `arbitrary_precision` and `preserve_order` for your whole build |
+//! | `json` | no | JSON dumps and inputs (`rcfile::json`; with `unstable`, `tsfile::tools::{json, dump, meta_json, sketch}`), what the `colfile` command prints; turns on `serde_json`'s `arbitrary_precision` and `preserve_order` for your whole build |
 //! | `unstable` | no | the building blocks under the readers and writers (RCFile's `hadoop`, `java_float`, `header`, `batch` modules, …) as public modules, for the command, the fuzz targets and the tests: no SemVer promise, they may change in any release |
 //!
 //! The shared layers: [`cursor`] (bounds-checked reading of bytes), [`compress`] (codecs and
