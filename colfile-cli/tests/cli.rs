@@ -510,6 +510,8 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
             "--where",
             "--max-alloc",
             "--max-chunk-points",
+            "--progress",
+            "--no-progress",
         ],
     ),
     ("meta", "colfile meta FILE", &["--help"]),
@@ -535,6 +537,8 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
             "--profile",
             "--sync",
             "--row-group-rows",
+            "--progress",
+            "--no-progress",
         ],
     ),
     (
@@ -545,6 +549,8 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
             "--max-alloc",
             "--max-decompressed",
             "--max-chunk-points",
+            "--progress",
+            "--no-progress",
         ],
     ),
     (
@@ -577,6 +583,8 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
             "--max-alloc",
             "--max-row-group-bytes",
             "--max-chunk-points",
+            "--progress",
+            "--no-progress",
         ],
     ),
     (
@@ -600,6 +608,12 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
         ],
     ),
     (
+        "completions",
+        "colfile completions bash|zsh|fish",
+        &["bash", "zsh", "fish"],
+    ),
+    ("man", "colfile man", &["roff"]),
+    (
         "sql",
         "colfile sql 'SELECT ...'",
         &[
@@ -608,6 +622,8 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
             "--format",
             "--table",
             "path prefix",
+            "--progress",
+            "--no-progress",
         ],
     ),
 ];
