@@ -56,6 +56,24 @@ fn rcfile_tables_need_their_schema() {
         "csv",
     ]));
     assert_eq!(out, "n,top\n1000,999\n");
+    // The same schema as Hive DDL, inline and as a CREATE TABLE statement in a file.
+    let ddl = std::env::temp_dir().join(format!("colfile-sql-ddl-{}.sql", std::process::id()));
+    std::fs::write(
+        &ddl,
+        "CREATE EXTERNAL TABLE db.t (id INT COMMENT 'key', same STRING, grp BIGINT, txt STRING)\n\
+         STORED AS RCFILE LOCATION '/warehouse/t'",
+    )
+    .unwrap();
+    for schema in [
+        "id int, same string, grp bigint, txt string".to_string(),
+        format!("@{}", ddl.display()),
+    ] {
+        let args = [
+            q, rc, "--schema", &schema, "--serde", "text", "--format", "csv",
+        ];
+        assert_eq!(stdout(&sql(&args)), "n,top\n1000,999\n", "{schema}");
+    }
+    std::fs::remove_file(&ddl).unwrap();
     let missing = sql(&[q, rc]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("--schema and --serde"));
