@@ -50,6 +50,9 @@ pub struct Limits {
     /// are decoded together). Each point costs 8 bytes of time and its value. A page also
     /// never decodes to more points than its statistics count, when it has statistics.
     pub max_chunk_points: usize,
+    /// Most deletions one IoTDB modification file (`.mods`, `.mods2`) may hold; a longer
+    /// line of a text `.mods` file is capped by [`Limits::max_string_len`].
+    pub max_mods_entries: usize,
 }
 
 impl Default for Limits {
@@ -70,6 +73,8 @@ impl Default for Limits {
             max_row_group_bytes: 1 << 30,
             // 1 GiB of timestamps; writers put 10^4 to 10^6 points in a chunk.
             max_chunk_points: 1 << 27,
+            // IoTDB compacts a modification file past 1 MiB; 4M entries is far beyond that.
+            max_mods_entries: 1 << 22,
         }
     }
 }
@@ -89,6 +94,7 @@ impl Limits {
             max_index_depth: 64,
             max_row_group_bytes: usize::MAX,
             max_chunk_points: usize::MAX,
+            max_mods_entries: usize::MAX,
         }
     }
 
@@ -142,6 +148,12 @@ impl Limits {
     /// Sets [`Limits::max_chunk_points`].
     pub fn with_max_chunk_points(mut self, n: usize) -> Self {
         self.max_chunk_points = n;
+        self
+    }
+
+    /// Sets [`Limits::max_mods_entries`].
+    pub fn with_max_mods_entries(mut self, n: usize) -> Self {
+        self.max_mods_entries = n;
         self
     }
 

@@ -42,6 +42,7 @@ macro_rules! unstable_mod {
 }
 
 pub mod format;
+pub mod mods;
 unstable_mod!(encoding);
 unstable_mod!(read);
 pub mod writer;
@@ -55,6 +56,7 @@ pub use format::{
     BinaryValues, Column, ColumnCategory, ColumnCursor, Compression, DataType, DeviceBatch,
     DeviceId, Encoding, Statistics, Value, ValueRef, Values,
 };
+pub use mods::{DeletedRanges, Deletion, Modifications};
 pub use read::{
     CmpOp, DeviceIndex, Explain, FileMetadata, Filter, Query, QueryIter, QueryStream, TsFileReader,
     TsFileReaderBuilder,
