@@ -27,6 +27,13 @@ seed_files tsfile_read "$root"/fixtures/tsfile/*.tsfile
 seed_files tsfile_tools "$root"/fixtures/tsfile/*.tsfile
 seed_files rcfile_read "$root"/fixtures/rcfile/*.rc
 
+# tsfile_mods: a first byte (even: text .mods, odd: binary .mods2), then the file.
+seed_text tsfile_mods text 'tDELETION,root.sg.d1.s1,1024,100,300\nDELETION,root.sg.`a,b`.**,7,50\r\nDELET'
+seed_text tsfile_mods text_bad 'tDELETION,root.sg.d1.s1,1,2,3\nUPDATE,root.a,1,2,3\n'
+seed_text tsfile_mods binary_tree '\001\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\011\014root.*'
+seed_text tsfile_mods binary_table '\001\000\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000\002\002t\003\004\002\002a\002\001\002\002t\002a\002\004s1'
+seed_text tsfile_mods binary_bad '\001\007\000\000'
+
 # tsfile_filter: `--where` expressions.
 seed_text tsfile_filter and 'time >= 10 and v < 3.5'
 seed_text tsfile_filter or "(a = 'x' or b != 2) and not c is null"

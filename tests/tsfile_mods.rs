@@ -396,3 +396,22 @@ fn torn_tails_are_ignored() {
         assert_eq!(got.unwrap().len(), 1, "cut at {cut}");
     }
 }
+
+#[test]
+fn the_fuzz_seeds_are_what_they_say() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/tsfile_mods");
+    let seed = |name: &str| std::fs::read(dir.join(name)).unwrap()[1..].to_vec();
+    let l = Limits::default();
+    assert_eq!(text::parse(&seed("text"), "x", &l).unwrap().len(), 2);
+    assert!(text::parse(&seed("text_bad"), "x", &l).is_err());
+    assert_eq!(
+        binary::parse(&seed("binary_tree"), "x", &l).unwrap().len(),
+        1
+    );
+    let table = binary::parse(&seed("binary_table"), "x", &l).unwrap();
+    let dev = DeviceId::from_table("t", [Some("a")]).unwrap();
+    assert!(Modifications::new(table)
+        .for_series(&dev, "s1")
+        .deletes(0, 2));
+    assert!(binary::parse(&seed("binary_bad"), "x", &l).is_err());
+}

@@ -9,6 +9,7 @@ pub mod rcfile_roundtrip;
 pub mod serde_cells;
 pub mod tsfile_encodings;
 pub mod tsfile_filter;
+pub mod tsfile_mods;
 pub mod tsfile_read;
 pub mod tsfile_roundtrip;
 pub mod tsfile_tools;
@@ -24,6 +25,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("serde_cells", serde_cells::run),
     ("tsfile_encodings", tsfile_encodings::run),
     ("tsfile_filter", tsfile_filter::run),
+    ("tsfile_mods", tsfile_mods::run),
     ("tsfile_read", tsfile_read::run),
     ("tsfile_roundtrip", tsfile_roundtrip::run),
     ("tsfile_tools", tsfile_tools::run),

@@ -62,24 +62,21 @@ pub fn parse(bytes: &[u8], name: &str, limits: &Limits) -> Result<Vec<Deletion>>
 fn entry(c: &mut Cursor<'_>, limits: &Limits) -> Result<Deletion> {
     let at = c.offset();
     let kind = c.read_u8()?;
+    if kind > 1 {
+        let e = Error::corrupt(FORMAT, format!("unknown modification type {kind}"));
+        return Err(e.at_offset(at));
+    }
     let start = c.read_i64_be()?;
     let end = c.read_i64_be()?;
-    let target = match kind {
-        0 => Target::Table(table(c, limits)?),
-        1 => {
-            let at = c.offset();
-            let text = string(c, "path pattern", limits)?;
-            let p: PathPattern = text.parse().map_err(|_| {
-                Error::corrupt(FORMAT, format!("{text:?} is not a valid path pattern"))
-                    .at_offset(at)
-            })?;
-            Target::Tree(p)
-        }
-        k => {
-            return Err(
-                Error::corrupt(FORMAT, format!("unknown modification type {k}")).at_offset(at),
-            )
-        }
+    let target = if kind == 0 {
+        Target::Table(table(c, limits)?)
+    } else {
+        let at = c.offset();
+        let text = string(c, "path pattern", limits)?;
+        let p: PathPattern = text.parse().map_err(|_| {
+            Error::corrupt(FORMAT, format!("{text:?} is not a valid path pattern")).at_offset(at)
+        })?;
+        Target::Tree(p)
     };
     Ok(Deletion {
         target,
