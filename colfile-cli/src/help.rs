@@ -353,6 +353,22 @@ DIR (as cat takes them): PATH<TAB>{...} per file, then total<TAB>{...} with the 
         overview: "  sketch FILE  TsFile: physical layout with offsets [--format text|json]",
     },
     Help {
+        name: "mods",
+        summary: "IoTDB: print the deletions of a TsFile's .mods/.mods2 files as JSON lines",
+        usage: &["mods FILE.tsfile|FILE.mods|FILE.mods2"],
+        options: &[("", HELP_OPT)],
+        notes: "Given a TsFile, reads FILE.tsfile.mods (IoTDB 0.12-1.3) and FILE.tsfile.mods2 \
+                (IoTDB 2.x), both if both exist (nothing printed when neither does); \
+                *.compaction.mods* files are ignored. One line a deletion: kind (tree or \
+                table), pattern or table/devices/columns, start and end (inclusive) and, from \
+                a .mods file, file_offset (it applies to chunks starting before that byte).",
+        examples: &[
+            "colfile mods fixtures/mods/deletions.tsfile",
+            "colfile mods fixtures/mods/deletions.tsfile.mods2",
+        ],
+        overview: "  mods FILE    IoTDB: deletions of FILE.tsfile.mods/.mods2 as JSON lines",
+    },
+    Help {
         name: "verify",
         summary: "TsFile: decode every page, check statistics, index and Bloom filter",
         usage: &["verify FILE|DIR... [--max-problems N] [limits]"],

@@ -12,6 +12,7 @@
 //! colfile recover IN OUT [--schema-from FILE]
 //! colfile sketch FILE [--format text|json]
 //! colfile verify FILE|DIR... [--max-problems N]
+//! colfile mods FILE.tsfile|FILE.mods|FILE.mods2   (IoTDB deletions as JSON lines)
 //! (write, scan, verify, recover, convert, sql: [--progress|--no-progress]; multi.rs: directories)
 //! (cat, head, count, scan, verify, recover: [--max-alloc B] [--max-decompressed B]
 //!  [--max-row-group-bytes B] [--max-chunk-points N], B with a K/M/G/T suffix)
@@ -35,6 +36,7 @@ mod head_count;
 mod help;
 mod help_write;
 mod man_page;
+mod mods_cmd;
 mod multi;
 mod progress;
 mod raw_text;
@@ -112,6 +114,7 @@ fn run() -> Result<(), Failure> {
         "recover" => ts_tools::recover(rest),
         "sketch" => ts_tools::sketch_cmd(rest),
         "verify" => ts_tools::verify(rest),
+        "mods" => mods_cmd::mods(rest),
         "convert" => convert::convert(convert::ConvertArgs::parse(rest)?),
         "sql" => sql_cmd::sql(rest),
         "completions" => shell_docs::completions(rest),

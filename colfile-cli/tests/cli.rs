@@ -576,6 +576,11 @@ const HELP_CASES: &[(&str, &str, &[&str])] = &[
     ),
     ("sketch", "colfile sketch FILE", &["--format"]),
     (
+        "mods",
+        "colfile mods FILE.tsfile",
+        &["file_offset", ".mods2"],
+    ),
+    (
         "verify",
         "colfile verify FILE",
         &[
