@@ -11,7 +11,7 @@
 //!
 //! An entry cut short by the end of the file is a torn append and is ignored. An unknown type
 //! or predicate kind, a negative length, a null where a string is required or invalid UTF-8
-//! is [`ErrorKind::Corrupt`](crate::ErrorKind::Corrupt) at its byte offset. A length that runs
+//! is [`ErrorKind::Corrupt`] at its byte offset. A length that runs
 //! past the end of the file cannot be told from a torn append and also ends the file.
 //!
 //! ```

@@ -19,6 +19,19 @@
 //! not trust a chunk's or page's statistics when [`DeletedRanges::overlaps`] says a deletion
 //! touches it.
 //!
+//! # Applying deletions in a scan
+//!
+//! Load once per TsFile ([`Modifications::for_tsfile_with`]; skip everything below when
+//! [`Modifications::is_empty`]). Per series, take [`Modifications::for_series`] (v4
+//! [`DeviceId`]) or [`Modifications::for_tree_series`] (a v3 device path); for an aligned
+//! device also take the time column's ranges (measurement `""`). Per chunk, with the offset of
+//! its header and its statistics' `[min, max]` time, call [`DeletedRanges::for_chunk`] once:
+//! [`TimeRanges::covers`] → skip the chunk; [`TimeRanges::overlaps`] → its statistics no
+//! longer hold, so do the same per page (skip covered pages, decode the others and drop each
+//! point whose time [`TimeRanges::contains`]); neither → read it as if there were no mods.
+//! In an aligned chunk a value column's deleted times become nulls, and the time column's
+//! deleted times remove the whole row.
+//!
 //! ```
 //! use colfile::tsfile::mods::{Deletion, Modifications};
 //! let mods = Modifications::new(vec![
