@@ -10,6 +10,10 @@ use colfile::tsfile::DeviceId;
 use colfile::{ErrorKind, Limits};
 use proptest::prelude::*;
 
+/// The fuzz target's body (parse, write back, parse again, match), run here on mutated files.
+#[path = "../fuzz/src/tsfile_mods.rs"]
+mod fuzz_body;
+
 /// Pattern tokens: quoted ones are literal, `**` any run of nodes, `*`-nodes one node.
 const TOKENS: &[&str] = &["a", "b", "ab", "*", "a*", "*b", "**", "`a.b`", "`*`"];
 /// Path nodes (unquoted); `""` is an aligned device's time column.
@@ -140,6 +144,30 @@ proptest! {
             let got = binary::parse(&bytes[..at], "x.mods2", &Limits::default()).unwrap();
             prop_assert!(dels.starts_with(&got) && got.len() + 1 >= dels.len().min(got.len() + 1));
         }
+    }
+
+    #[test]
+    fn mutated_files_never_panic(
+        dels in prop::collection::vec(prop_oneof![tree_deletion(), table_deletion()], 1..6),
+        flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        as_text in any::<bool>(),
+    ) {
+        let mut file = if as_text {
+            let tree: Vec<Deletion> = dels
+                .into_iter()
+                .filter(|d| matches!(d.target, Target::Tree(_)))
+                .collect();
+            [&[0u8][..], &text::write(&tree).unwrap()].concat()
+        } else {
+            [&[1u8][..], &binary::write(&dels).unwrap()].concat()
+        };
+        for (at, byte) in flips {
+            if file.len() > 1 {
+                let i = 1 + at.index(file.len() - 1);
+                file[i] = byte;
+            }
+        }
+        fuzz_body::run(&file);
     }
 
     #[test]
