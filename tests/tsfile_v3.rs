@@ -1,0 +1,285 @@
+//! TsFile v3 (IoTDB 0.12–1.3): the real v3 files in `../shared/fixtures/external/real/` read
+//! as their writers' own tests say, malformed v3 files fail with a located `Corrupt`, and
+//! pre-v3 files fail with an `Unsupported` naming their version.
+
+use colfile::tsfile::format::{BloomFilter, DataType, DeviceId, StatValues};
+use colfile::tsfile::tools::layout::scan_data;
+use colfile::tsfile::tools::verify::{verify, VerifyOptions};
+use colfile::tsfile::{FileMetadata, Query, TsFileReader, Value};
+use colfile::{ErrorKind, Limits};
+use colfile_testkit as common;
+
+/// A real file, or `None` when the shared folder is absent (the test then checks nothing).
+fn real(name: &str) -> Option<Vec<u8>> {
+    let p = common::external_dir()?.join("real").join(name);
+    Some(std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+}
+
+/// One row: (device, time, [(column, value)]).
+type Row = (String, i64, Vec<(String, Value)>);
+
+/// Every row of every device.
+fn rows(bytes: &[u8]) -> Vec<Row> {
+    let r = TsFileReader::open(bytes.to_vec()).unwrap();
+    let mut out = Vec::new();
+    for b in r.query(&Query::all()).unwrap() {
+        let b = b.unwrap();
+        let mut cursors: Vec<_> = b.columns.iter().map(|c| c.cursor()).collect();
+        for &t in &b.times {
+            let vals = b
+                .columns
+                .iter()
+                .zip(cursors.iter_mut())
+                .map(|(c, k)| (c.name.clone(), k.next_value().to_owned()))
+                .collect();
+            out.push((b.device.to_string(), t, vals));
+        }
+    }
+    out
+}
+
+fn rebuilt_bloom(stored: &BloomFilter, keys: &[&str]) -> BloomFilter {
+    let mut b = BloomFilter::new(stored.bit_count(), stored.hash_count());
+    for k in keys {
+        b.add(k);
+    }
+    b
+}
+
+/// Java's bloom bytes drop trailing zero bytes; compare bit for bit.
+fn same_bits(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len().max(b.len());
+    (0..n).all(|i| a.get(i).copied().unwrap_or(0) == b.get(i).copied().unwrap_or(0))
+}
+
+#[test]
+fn java_v3_file_reads_as_javas_compatibility_test_says() {
+    let Some(bytes) = real("tsfile_java_v3TsFile.tsfile") else {
+        return;
+    };
+    let m = FileMetadata::read(&bytes, &Limits::default()).unwrap();
+    assert_eq!(m.version(), 3);
+    assert_eq!(m.meta_offset(), 100);
+    let devices: Vec<String> = m
+        .all_devices(&bytes)
+        .unwrap()
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(devices, ["d1", "d2"]);
+
+    // apache/tsfile CompatibilityTest: one row at 10000, s1 = 5.0f, s2 = 5; s3 absent.
+    let got = rows(&bytes);
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (dev, t, vals) = &got[0];
+    assert_eq!((dev.as_str(), *t), ("d1", 10000));
+    assert_eq!(
+        vals,
+        &[
+            ("s1".to_string(), Value::Float(5.0)),
+            ("s2".to_string(), Value::Int32(5))
+        ]
+    );
+    let r = TsFileReader::open(bytes.clone()).unwrap();
+    let q = Query::all()
+        .device(DeviceId::from_tree_path("d1").unwrap())
+        .columns(["s1", "s2", "s3"]);
+    let n: usize = r.query(&q).unwrap().map(|b| b.unwrap().len()).sum();
+    assert_eq!(n, 1);
+    // d2 (a value chunk with no pages and no time chunk) has no rows and is no error.
+    let q = Query::all().device(DeviceId::from_tree_path("d2").unwrap());
+    let n: usize = r.query(&q).unwrap().map(|b| b.unwrap().len()).sum();
+    assert_eq!(n, 0);
+
+    let d1 = &m.all_devices(&bytes).unwrap()[0];
+    let series = m.timeseries(&bytes, d1).unwrap();
+    let types: Vec<_> = series
+        .iter()
+        .map(|s| (s.measurement_id.as_str(), s.data_type))
+        .collect();
+    assert_eq!(types, [("s1", DataType::Float), ("s2", DataType::Int32)]);
+    let s1 = &series[0].statistics;
+    assert_eq!((s1.count, s1.start_time, s1.end_time), (1, 10000, 10000));
+    match &s1.values {
+        StatValues::Float(n) => {
+            assert_eq!(
+                (n.min, n.max, n.first, n.last, n.sum),
+                (5.0, 5.0, 5.0, 5.0, 5.0)
+            )
+        }
+        v => panic!("{v:?}"),
+    }
+    match &series[1].statistics.values {
+        StatValues::Int32(n) => assert_eq!((n.min, n.max, n.first, n.last, n.sum), (5, 5, 5, 5, 5)),
+        v => panic!("{v:?}"),
+    }
+    let d2 = &m.all_devices(&bytes).unwrap()[1];
+    let s = m.find_timeseries(&bytes, d2, "s1").unwrap().unwrap();
+    assert_eq!((s.timeseries_type, s.data_type), (0x40, DataType::Text));
+    assert_eq!(
+        (
+            s.statistics.count,
+            s.statistics.start_time,
+            s.statistics.end_time
+        ),
+        (0, i64::MAX, i64::MIN)
+    );
+
+    let data = scan_data(&bytes, &Limits::default()).unwrap();
+    assert!(data.stop.is_none());
+    assert_eq!(data.version, 3);
+    assert_eq!(data.groups.len(), 2);
+    assert_eq!(data.groups.iter().map(|g| g.chunks.len()).sum::<usize>(), 3);
+    assert_eq!(data.separator, Some(100));
+
+    let bloom = m.footer().bloom.as_ref().unwrap();
+    assert!(bloom.may_contain("d1.s1") && bloom.may_contain("d2.s1"));
+    let keys = ["d1.s1", "d1.s2", "d2.s1"];
+    assert!(same_bits(
+        rebuilt_bloom(bloom, &keys).bytes(),
+        bloom.bytes()
+    ));
+
+    let report = verify(&bytes, &VerifyOptions::default()).unwrap();
+    assert!(report.is_ok(), "{:?}", report.problems);
+}
+
+#[test]
+fn cpp_v3_file_has_16_rows_and_consistent_statistics() {
+    let Some(bytes) = real("tsfile_cpp_smoke_test.write_record.dat.tsfile") else {
+        return;
+    };
+    let got = rows(&bytes);
+    assert_eq!(got.len(), 16);
+    for (i, (dev, t, vals)) in got.iter().enumerate() {
+        assert_eq!(dev, "root.db001.dev001");
+        assert_eq!(*t, i as i64 + 1);
+        let want: Vec<(String, Value)> = (1..=3)
+            .map(|k| (format!("m00{k}"), Value::Int32(100 * k + *t as i32)))
+            .collect();
+        assert_eq!(vals, &want);
+    }
+    let m = FileMetadata::read(&bytes, &Limits::default()).unwrap();
+    assert_eq!(m.version(), 3);
+    let d = DeviceId::from_tree_path("root.db001.dev001").unwrap();
+    for (k, sum) in [(1, 1736), (2, 3336), (3, 4936)] {
+        let s = m
+            .find_timeseries(&bytes, &d, &format!("m00{k}"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (
+                s.statistics.count,
+                s.statistics.start_time,
+                s.statistics.end_time
+            ),
+            (16, 1, 16)
+        );
+        match &s.statistics.values {
+            StatValues::Int32(n) => assert_eq!(n.sum, sum),
+            v => panic!("{v:?}"),
+        }
+    }
+    let data = scan_data(&bytes, &Limits::default()).unwrap();
+    assert!(data.stop.is_none());
+    assert_eq!(data.operation_ranges.len(), 1);
+    assert_eq!(data.operation_ranges[0].offset, 971);
+    assert_eq!(data.separator, Some(988));
+    let bloom = m.footer().bloom.as_ref().unwrap();
+    let keys = [
+        "root.db001.dev001.m001",
+        "root.db001.dev001.m002",
+        "root.db001.dev001.m003",
+    ];
+    assert!(same_bits(
+        rebuilt_bloom(bloom, &keys).bytes(),
+        bloom.bytes()
+    ));
+    let report = verify(&bytes, &VerifyOptions::default()).unwrap();
+    assert!(report.is_ok(), "{:?}", report.problems);
+    assert_eq!(report.pages, 12);
+}
+
+/// The offset an error names, and that it is `Corrupt`.
+fn corrupt_at(e: &colfile::Error) -> u64 {
+    assert!(matches!(e.kind(), ErrorKind::Corrupt { .. }), "{e}");
+    e.location()
+        .offset
+        .unwrap_or_else(|| panic!("no offset in {e}"))
+}
+
+#[test]
+fn malformed_v3_files_are_corrupt_with_an_offset() {
+    for name in [
+        "tsfile-rust_1653988688846-1-0-0.tsfile",
+        "tsfile_writer_table_test_fZ4ty23IIo.v3.tsfile",
+    ] {
+        let Some(bytes) = real(name) else { return };
+        let e = FileMetadata::read(&bytes, &Limits::default()).unwrap_err();
+        corrupt_at(&e);
+        let e = TsFileReader::open(bytes.clone()).unwrap_err();
+        corrupt_at(&e);
+        let data = scan_data(&bytes, &Limits::default()).unwrap();
+        let stop = data
+            .stop
+            .unwrap_or_else(|| panic!("{name}: scan found no error"));
+        corrupt_at(&stop.error);
+        let report = verify(&bytes, &VerifyOptions::default()).unwrap();
+        assert!(!report.is_ok(), "{name}");
+    }
+}
+
+#[test]
+fn pre_v3_files_are_unsupported_naming_their_version() {
+    for (name, version) in [
+        ("old_iotdb_v0.7.0_writeTestOutputData.ksn.tsfile", "v0.7.0"),
+        ("old_thulab_tsfile_test.ts.tsfile", "v0.0.1"),
+    ] {
+        let Some(bytes) = real(name) else { return };
+        for e in [
+            FileMetadata::read(&bytes, &Limits::default()).unwrap_err(),
+            scan_data(&bytes, &Limits::default()).unwrap_err(),
+        ] {
+            assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
+            let msg = e.to_string();
+            assert!(msg.contains(version) && msg.contains("before v3"), "{msg}");
+        }
+    }
+}
+
+#[test]
+fn v1_v2_and_unknown_version_bytes_are_unsupported() {
+    for (head, want) in [
+        (&b"TsFile000001"[..], "TsFile v1 (IoTDB 0.9)"),
+        (b"TsFile000002", "TsFile v2 (IoTDB 0.10"),
+        (b"TsFile\x05", "version byte 5"),
+        (b"TsFile\x02", "version byte 2"),
+    ] {
+        let mut bytes = head.to_vec();
+        bytes.resize(64, 0);
+        let e = FileMetadata::read(&bytes, &Limits::default()).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
+        assert!(e.to_string().contains(want), "{e}");
+        assert_eq!(e.location().offset, Some(6));
+    }
+}
+
+#[test]
+fn recover_keeps_a_v3_file_v3_with_its_rows() {
+    for name in [
+        "tsfile_java_v3TsFile.tsfile",
+        "tsfile_cpp_smoke_test.write_record.dat.tsfile",
+    ] {
+        let Some(bytes) = real(name) else { return };
+        let m = FileMetadata::read(&bytes, &Limits::default()).unwrap();
+        // Cut the whole metadata section off, as a crash before the footer would.
+        let cut = &bytes[..m.meta_offset() as usize];
+        let mut out = Vec::new();
+        colfile::tsfile::recover(cut, &mut out).unwrap();
+        let again = FileMetadata::read(&out, &Limits::default()).unwrap();
+        assert_eq!(again.version(), 3, "{name}");
+        assert_eq!(rows(&out), rows(&bytes), "{name}");
+        let report = verify(&out, &VerifyOptions::default()).unwrap();
+        assert!(report.is_ok(), "{name}: {:?}", report.problems);
+    }
+}
