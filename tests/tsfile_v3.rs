@@ -2,12 +2,19 @@
 //! as their writers' own tests say, malformed v3 files fail with a located `Corrupt`, and
 //! pre-v3 files fail with an `Unsupported` naming their version.
 
-use colfile::tsfile::format::{BloomFilter, DataType, DeviceId, StatValues};
+use colfile::tsfile::format::schema::MeasurementSchema;
+use colfile::tsfile::format::{BloomFilter, Compression, DataType, DeviceId, Encoding, StatValues};
 use colfile::tsfile::tools::layout::scan_data;
 use colfile::tsfile::tools::verify::{verify, VerifyOptions};
-use colfile::tsfile::{FileMetadata, Query, TsFileReader, Value};
+use colfile::tsfile::{
+    FileMetadata, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
+};
 use colfile::{ErrorKind, Limits};
 use colfile_testkit as common;
+use proptest::prelude::*;
+
+#[path = "tsfile_v3/gen.rs"]
+mod gen;
 
 /// A real file, or `None` when the shared folder is absent (the test then checks nothing).
 fn real(name: &str) -> Option<Vec<u8>> {
@@ -282,4 +289,195 @@ fn recover_keeps_a_v3_file_v3_with_its_rows() {
         let report = verify(&out, &VerifyOptions::default()).unwrap();
         assert!(report.is_ok(), "{name}: {:?}", report.problems);
     }
+}
+
+const TYPES: [DataType; 10] = common::tsdump::VALUE_TYPES;
+const ENCODINGS: [Encoding; 6] = [
+    Encoding::Plain,
+    Encoding::Ts2Diff,
+    Encoding::Rle,
+    Encoding::Gorilla,
+    Encoding::Dictionary,
+    Encoding::Zigzag,
+];
+const COMPRESSIONS: [Compression; 5] = [
+    Compression::Uncompressed,
+    Compression::Snappy,
+    Compression::Gzip,
+    Compression::Lz4,
+    Compression::Zstd,
+];
+
+/// A value of `t` kept exactly by every encoding (two decimals for floats).
+fn arb_value(t: DataType) -> BoxedStrategy<Value> {
+    common::tsdump::arb_value(t, false)
+}
+
+/// One measurement: type, encoding, compression.
+fn arb_col() -> impl Strategy<Value = (DataType, Encoding, Compression)> {
+    (0..TYPES.len(), 0..ENCODINGS.len(), 0..COMPRESSIONS.len()).prop_filter_map(
+        "encoding must support the type",
+        |(t, e, c)| {
+            let (t, e) = (TYPES[t], ENCODINGS[e]);
+            colfile::tsfile::encoding_supports(e, t).then_some((t, e, COMPRESSIONS[c]))
+        },
+    )
+}
+
+/// A device: aligned or not, its columns, and rows (strictly increasing times).
+type Dev = (
+    bool,
+    Vec<(DataType, Encoding, Compression)>,
+    Vec<(i64, Vec<Value>)>,
+);
+
+fn arb_device() -> impl Strategy<Value = Dev> {
+    (any::<bool>(), proptest::collection::vec(arb_col(), 1..4)).prop_flat_map(|(al, cols)| {
+        let row = cols.iter().map(|c| arb_value(c.0)).collect::<Vec<_>>();
+        let rows = proptest::collection::vec((1i64..1000, row), 0..40);
+        (Just(al), Just(cols), rows).prop_map(|(al, cols, rows)| {
+            let mut t = 0;
+            let rows = rows
+                .into_iter()
+                .map(|(d, v)| {
+                    t += d;
+                    (t, v)
+                })
+                .collect();
+            (al, cols, rows)
+        })
+    })
+}
+
+/// Writes `devices` (named `root.sg.d{i}`) with our v4 writer.
+fn write_v4(devices: &[Dev], page_points: usize) -> Vec<u8> {
+    let opts = WriterOptions::default().with_page_max_points(page_points);
+    let mut w = TsFileWriter::new(Vec::new(), opts).unwrap();
+    for (i, (aligned, cols, rows)) in devices.iter().enumerate() {
+        let path = format!("root.sg.d{i}");
+        let ms = cols
+            .iter()
+            .enumerate()
+            .map(|(j, (t, e, c))| MeasurementSchema::new(&format!("s{j}"), *t, *e, *c))
+            .collect();
+        w.register_device(&path, *aligned, ms).unwrap();
+        for (t, vals) in rows {
+            let rec: Vec<(String, ValueRef<'_>)> = vals
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| !matches!(v, Value::Null))
+                .map(|(j, v)| (format!("s{j}"), v.as_ref()))
+                .collect();
+            let rec: Vec<(&str, ValueRef<'_>)> =
+                rec.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+            w.write_record(&path, *t, &rec).unwrap();
+        }
+    }
+    w.finish_into_inner().unwrap().0
+}
+
+/// The rows `devices` should read back as: a non-aligned device stores no all-null row (an
+/// aligned one keeps its time).
+fn expected(devices: &[Dev]) -> Vec<Row> {
+    let mut out = Vec::new();
+    for (i, (aligned, _, rows)) in devices.iter().enumerate() {
+        for (t, vals) in rows {
+            if !aligned && vals.iter().all(|v| matches!(v, Value::Null)) {
+                continue;
+            }
+            let named = vals
+                .iter()
+                .enumerate()
+                .map(|(j, v)| (format!("s{j}"), v.clone()))
+                .collect();
+            out.push((format!("root.sg.d{i}"), *t, named));
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn generated_v3_files_read_back_exactly(
+        devices in proptest::collection::vec(arb_device(), 1..4),
+        page_points in 2usize..20,
+    ) {
+        let v4 = write_v4(&devices, page_points);
+        let v3 = gen::to_v3(&v4);
+        let m = FileMetadata::read(&v3, &Limits::default()).unwrap();
+        prop_assert_eq!(m.version(), 3);
+        let got = rows(&v3);
+        prop_assert_eq!(&got, &rows(&v4));
+        let want = expected(&devices);
+        prop_assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(&want) {
+            prop_assert_eq!((&g.0, g.1), (&w.0, w.1));
+            for (name, v) in &w.2 {
+                let have = g.2.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+                prop_assert_eq!(have.unwrap_or(&Value::Null), v);
+            }
+        }
+        let report = verify(&v3, &VerifyOptions::default()).unwrap();
+        prop_assert!(report.is_ok(), "{:?}", report.problems);
+    }
+}
+
+/// The Java v3 file with `f` applied, opened: the error and its offset.
+fn open_damaged(f: impl Fn(&mut Vec<u8>)) -> Option<colfile::Error> {
+    let mut b = real("tsfile_java_v3TsFile.tsfile")?;
+    f(&mut b);
+    Some(FileMetadata::read(&b, &Limits::default()).unwrap_err())
+}
+
+#[test]
+fn damaged_v3_footers_fail_where_the_damage_is() {
+    // The footer starts at 292: root (2 entries: "d1"@250, "d2"@271, end 292, LEAF_DEVICE),
+    // meta_offset (324..332) = 100, Bloom (332: 32 bytes, 256 bits, 5 hashes).
+    let Some(e) = open_damaged(|b| b.truncate(370)) else {
+        return;
+    };
+    assert!(e.to_string().contains("bad tail magic"), "{e}");
+    assert_eq!(e.location().offset, Some(364));
+
+    let located = |e: &colfile::Error, at: u64, what: &str| {
+        assert_eq!(e.location().offset, Some(at), "{e}");
+        assert!(e.to_string().contains(what), "{e}");
+    };
+    // A device key longer than the footer (length 8191).
+    let e = open_damaged(|b| {
+        b[293] = 0xfe;
+        b[294] = 0x7f;
+    })
+    .unwrap();
+    assert!(matches!(e.kind(), ErrorKind::Truncated { .. }), "{e}");
+    assert!(
+        e.location()
+            .offset
+            .is_some_and(|o| (293..=295).contains(&o)),
+        "{e}"
+    );
+    // A device key of length -1 (null), as a v4 segment count 1 would read.
+    let e = open_damaged(|b| b[293] = 0x01).unwrap();
+    located(&e, 293, "v3 device id is null");
+    // meta_offset not at the separator.
+    let e = open_damaged(|b| b[331] = 99).unwrap();
+    located(&e, 99, "not the separator");
+    // meta_offset outside the data section.
+    let e = open_damaged(|b| b[324] = 0x40).unwrap();
+    located(&e, 292, "meta_offset");
+    // Bloom bytes past the end.
+    let e = open_damaged(|b| b[332] = 0x7f).unwrap();
+    assert!(matches!(e.kind(), ErrorKind::Truncated { .. }), "{e}");
+    located(&e, 333, "bloom filter bits");
+    // Bytes after the Bloom filter.
+    let e = open_damaged(|b| {
+        let n = b.len();
+        b.insert(n - 10, 0);
+        let l = u32::from_be_bytes(b[n - 9..n - 5].try_into().unwrap()) + 1;
+        b[n - 9..n - 5].copy_from_slice(&l.to_be_bytes());
+    })
+    .unwrap();
+    located(&e, 368, "left over after the v3 file metadata");
 }

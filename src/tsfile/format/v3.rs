@@ -15,7 +15,7 @@ use super::bloom::BloomFilter;
 use super::device::DeviceId;
 use super::footer::TsFileMetadata;
 use super::footer::MAGIC;
-use super::index::{MetadataIndexNode, NodeEntries};
+use super::index::{MetadataIndexNode, NodeEntries, NodeType};
 use super::varint::{put_uvarint, put_var_bytes};
 use crate::cursor::Cursor;
 use crate::source::ByteSource;
@@ -59,7 +59,25 @@ pub fn read_device(c: &mut Cursor<'_>, limits: &Limits) -> Result<DeviceId> {
 /// and, if bytes remain, a Bloom filter that must end exactly at the end. The result has one
 /// table root named `""` (as Java models v3) and no schemas or properties.
 pub fn read_footer(c: &mut Cursor<'_>, limits: &Limits) -> Result<TsFileMetadata> {
-    let root = MetadataIndexNode::read_device_level_v3(c, limits)?;
+    let root = if c.rest().first() == Some(&0) {
+        // A file without devices: an empty device-level root (as `write_footer` writes).
+        let at = c.offset();
+        c.read_u8()?;
+        let end_offset = c.read_i64_be()?;
+        let node_type = NodeType::from_code(c.read_u8()?).map_err(|e| e.at_offset(at))?;
+        if !node_type.is_device_level() {
+            return Err(
+                Error::corrupt("tsfile", "v3 root is not a device-level node").at_offset(at),
+            );
+        }
+        MetadataIndexNode {
+            entries: NodeEntries::Device(Vec::new()),
+            end_offset,
+            node_type,
+        }
+    } else {
+        MetadataIndexNode::read_device_level_v3(c, limits)?
+    };
     let meta_offset = c.read_i64_be()?;
     let bloom = if c.is_empty() {
         None
@@ -156,15 +174,24 @@ pub fn write_node(n: &MetadataIndexNode, out: &mut Vec<u8>) -> Result<()> {
     Ok(())
 }
 
-/// Appends a v3 footer: the single root (of `footer.table_roots`, which must hold exactly
-/// one), `meta_offset` and the Bloom filter if any. Schemas and properties have no place in
+/// Appends a v3 footer: the single root (of `footer.table_roots`, which must hold at most
+/// one; none gives an empty LEAF_DEVICE root), `meta_offset` and the Bloom filter if any. Schemas and properties have no place in
 /// v3 and are refused.
 pub fn write_footer(footer: &TsFileMetadata, out: &mut Vec<u8>) -> Result<()> {
-    let [(_, root)] = footer.table_roots.as_slice() else {
-        return Err(Error::invalid(format!(
-            "a v3 file has one index root, not {}",
-            footer.table_roots.len()
-        )));
+    let empty = MetadataIndexNode {
+        entries: NodeEntries::Device(Vec::new()),
+        end_offset: footer.meta_offset + 1,
+        node_type: NodeType::LeafDevice,
+    };
+    let root = match footer.table_roots.as_slice() {
+        [] => &empty,
+        [(_, root)] => root,
+        more => {
+            return Err(Error::invalid(format!(
+                "a v3 file has one index root, not {}",
+                more.len()
+            )))
+        }
     };
     if !footer.schemas.is_empty() || !footer.properties.is_empty() {
         return Err(Error::invalid(
