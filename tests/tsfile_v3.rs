@@ -481,3 +481,68 @@ fn damaged_v3_footers_fail_where_the_damage_is() {
     .unwrap();
     located(&e, 368, "left over after the v3 file metadata");
 }
+
+/// Writes the seeds of the `tsfile_v3_read` fuzz target (`fuzz/corpus/tsfile_v3_read/`):
+/// small generated v3 files, their bare data sections and a file without devices. Run by
+/// hand: `cargo test --test tsfile_v3 -- --ignored write_fuzz_seeds`.
+#[test]
+#[ignore]
+fn write_fuzz_seeds() {
+    let dir = common::repo_root().join("fuzz/corpus/tsfile_v3_read");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cols = |ts: &[DataType]| {
+        ts.iter()
+            .map(|&t| (t, Encoding::Plain, Compression::Uncompressed))
+            .collect::<Vec<_>>()
+    };
+    let rows = |n: i64, k: usize| -> Vec<(i64, Vec<Value>)> {
+        (1..=n)
+            .map(|t| {
+                (
+                    t,
+                    (0..k)
+                        .map(|j| Value::Int32(t as i32 * 10 + j as i32))
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    let text = |n: i64| -> Vec<(i64, Vec<Value>)> {
+        (1..=n)
+            .map(|t| {
+                (
+                    t,
+                    vec![
+                        Value::Int64(t),
+                        Value::string("ab"),
+                        Value::Boolean(t % 2 == 0),
+                    ],
+                )
+            })
+            .collect()
+    };
+    let mixed = [DataType::Int64, DataType::Text, DataType::Boolean];
+    let sets: [(&str, Vec<Dev>); 4] = [
+        (
+            "gen-nonaligned",
+            vec![(false, cols(&[DataType::Int32; 2]), rows(5, 2))],
+        ),
+        (
+            "gen-aligned",
+            vec![(true, cols(&[DataType::Int32; 2]), rows(5, 2))],
+        ),
+        (
+            "gen-two-devices",
+            vec![
+                (false, cols(&mixed), text(4)),
+                (true, cols(&mixed), text(3)),
+            ],
+        ),
+        ("gen-empty", vec![(false, cols(&[DataType::Int32]), vec![])]),
+    ];
+    for (name, devices) in sets {
+        let v4 = write_v4(&devices, 3);
+        std::fs::write(dir.join(name), gen::to_v3(&v4)).unwrap();
+        std::fs::write(dir.join(format!("{name}-data")), gen::v3_data_section(&v4)).unwrap();
+    }
+}
