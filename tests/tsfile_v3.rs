@@ -421,6 +421,58 @@ proptest! {
         }
         let report = verify(&v3, &VerifyOptions::default()).unwrap();
         prop_assert!(report.is_ok(), "{:?}", report.problems);
+
+        // v3 -> v4 (what `colfile convert` does): same rows, same codecs.
+        let converted = to_v4(&v3);
+        prop_assert_eq!(&rows(&converted), &got);
+        prop_assert_eq!(codecs(&converted), codecs(&v3));
+    }
+}
+
+/// `bytes` (v3 or v4, tree model) copied into a new v4 file by `copy_tree`.
+fn to_v4(bytes: &[u8]) -> Vec<u8> {
+    let r = TsFileReader::open(bytes.to_vec()).unwrap();
+    let mut w = TsFileWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    colfile::tsfile::copy_tree(&r, &mut w).unwrap();
+    let out = w.finish_into_inner().unwrap().0;
+    assert_eq!(
+        FileMetadata::read(&out, &Limits::default())
+            .unwrap()
+            .version(),
+        4
+    );
+    out
+}
+
+/// Every series with rows: (device, measurement, type, encoding, compression).
+fn codecs(bytes: &[u8]) -> Vec<(String, String, DataType, Encoding, Compression)> {
+    let r = TsFileReader::open(bytes.to_vec()).unwrap();
+    let m = r.metadata();
+    let mut out = Vec::new();
+    for d in m.all_devices(r.source()).unwrap() {
+        for s in m.timeseries(r.source(), &d).unwrap() {
+            if s.statistics.count == 0 || s.data_type == DataType::Vector {
+                continue;
+            }
+            let (e, c) = r.series_codec(&s).unwrap();
+            out.push((d.to_string(), s.measurement_id.clone(), s.data_type, e, c));
+        }
+    }
+    out
+}
+
+#[test]
+fn real_v3_files_convert_to_v4_with_the_same_rows() {
+    for name in [
+        "tsfile_java_v3TsFile.tsfile",
+        "tsfile_cpp_smoke_test.write_record.dat.tsfile",
+    ] {
+        let Some(bytes) = real(name) else { return };
+        let v4 = to_v4(&bytes);
+        assert_eq!(rows(&v4), rows(&bytes), "{name}");
+        assert_eq!(codecs(&v4), codecs(&bytes), "{name}");
+        let report = verify(&v4, &VerifyOptions::default()).unwrap();
+        assert!(report.is_ok(), "{name}: {:?}", report.problems);
     }
 }
 

@@ -103,3 +103,21 @@ fn recover_rebuilds_a_cut_v3_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn convert_writes_a_v4_file_with_the_same_rows() {
+    let Some(f) = real("tsfile_cpp_smoke_test.write_record.dat.tsfile") else {
+        return;
+    };
+    let dir = temp_dir("v3-convert");
+    let out = dir.join("v4.tsfile").to_string_lossy().into_owned();
+    stdout(&colfile(&["convert", &f, &out]));
+    let meta: Json = serde_json::from_str(stdout(&colfile(&["meta", &out])).trim()).unwrap();
+    assert_eq!(meta["version"], 4);
+    assert_eq!(meta["devices"][0]["series"][2]["encoding"], "PLAIN");
+    assert_eq!(
+        stdout(&colfile(&["cat", &out])),
+        stdout(&colfile(&["cat", &f]))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
