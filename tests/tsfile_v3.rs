@@ -598,3 +598,22 @@ fn write_fuzz_seeds() {
         std::fs::write(dir.join(format!("{name}-data")), gen::v3_data_section(&v4)).unwrap();
     }
 }
+
+#[test]
+fn freq_encoding_is_unsupported_naming_the_series() {
+    let Some(mut bytes) = real("tsfile_java_v3TsFile.tsfile") else {
+        return;
+    };
+    // d1.s2's chunk header at 51: 05, "s2", size 29, INT32, SNAPPY, then the encoding byte.
+    assert_eq!(bytes[58], 2);
+    bytes[58] = 10; // FREQ (IoTDB 1.0–1.1, lossy)
+    let r = TsFileReader::open(bytes).unwrap();
+    let e = r
+        .query(&Query::all())
+        .unwrap()
+        .find_map(|b| b.err())
+        .expect("FREQ must fail");
+    assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
+    let text = format!("{e} {:?}", e.location());
+    assert!(text.contains("FREQ") && text.contains("s2"), "{text}");
+}
