@@ -617,3 +617,59 @@ fn freq_encoding_is_unsupported_naming_the_series() {
     let text = format!("{e} {:?}", e.location());
     assert!(text.contains("FREQ") && text.contains("s2"), "{text}");
 }
+
+/// Rows per second reading the same data as v3 and as v4 (best of 5 runs each). Run by
+/// hand, in release: `cargo test --release --test tsfile_v3 -- --ignored measure --nocapture`
+/// (BENCHMARKS.md records the result).
+#[test]
+#[ignore]
+fn measure_v3_vs_v4_read_speed() {
+    let n = 400_000i64;
+    let cols = vec![
+        (DataType::Int64, Encoding::Ts2Diff, Compression::Lz4),
+        (DataType::Double, Encoding::Gorilla, Compression::Lz4),
+        (DataType::Int32, Encoding::Rle, Compression::Snappy),
+        (DataType::Text, Encoding::Plain, Compression::Lz4),
+    ];
+    let rows: Vec<(i64, Vec<Value>)> = (0..n)
+        .map(|t| {
+            let v = vec![
+                Value::Int64(t * 7),
+                Value::Double(t as f64 / 8.0),
+                Value::Int32((t % 1000) as i32),
+                Value::string(&format!("v{}", t % 97)),
+            ];
+            (t * 1000 + 1, v)
+        })
+        .collect();
+    let devices: Vec<Dev> = vec![(true, cols.clone(), rows.clone()), (false, cols, rows)];
+    let v4 = write_v4(&devices, 10_000);
+    let v3 = gen::to_v3(&v4);
+    let time_read = |bytes: &[u8]| {
+        let mut best = f64::MAX;
+        let mut count = 0;
+        for _ in 0..5 {
+            let start = std::time::Instant::now();
+            let r = TsFileReader::open(bytes).unwrap();
+            count = 0;
+            for b in r.query(&Query::all()).unwrap() {
+                count += b.unwrap().len();
+            }
+            best = best.min(start.elapsed().as_secs_f64());
+        }
+        (count, best)
+    };
+    for _ in 0..2 {
+        let (c4, t4) = time_read(&v4);
+        let (c3, t3) = time_read(&v3);
+        assert_eq!(c3, c4);
+        println!(
+            "rows {c4}: v4 {:.0} rows/s ({} bytes), v3 {:.0} rows/s ({} bytes), v3/v4 {:.3}",
+            c4 as f64 / t4,
+            v4.len(),
+            c3 as f64 / t3,
+            v3.len(),
+            t4 / t3
+        );
+    }
+}
