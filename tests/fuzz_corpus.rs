@@ -29,3 +29,53 @@ fn every_committed_fuzz_input_replays_without_a_panic() {
     }
     eprintln!("replayed {replayed} inputs");
 }
+
+/// A stand-in for cargo-fuzz where it is not installed: random byte flips, cuts and
+/// insertions of the `tsfile_v3_read` corpus through that target's body, for
+/// `COLFILE_MUTATE_SECS` seconds (default 60). Run by hand, in release:
+/// `cargo test --release --test fuzz_corpus -- --ignored mutate --nocapture`. A panicking
+/// input is written to `target/mutate-crash` and fails the test.
+#[test]
+#[ignore]
+fn mutate_v3_corpus() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/tsfile_v3_read");
+    let seeds: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    let secs: u64 = std::env::var("COLFILE_MUTATE_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n.max(1) as u64) as usize
+    };
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let mut runs = 0u64;
+    while std::time::Instant::now() < end {
+        let mut b = seeds[next(seeds.len())].clone();
+        for _ in 0..1 + next(4) {
+            let at = next(b.len());
+            match next(4) {
+                0 => b.truncate(at.max(7)),
+                1 => b.insert(at, next(256) as u8),
+                _ if !b.is_empty() => b[at] = next(256) as u8,
+                _ => {}
+            }
+        }
+        if std::panic::catch_unwind(|| bodies::tsfile_v3_read::run(&b)).is_err() {
+            let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mutate-crash");
+            std::fs::write(&out, &b).unwrap();
+            panic!(
+                "tsfile_v3_read panics on {} (after {runs} runs)",
+                out.display()
+            );
+        }
+        runs += 1;
+    }
+    eprintln!("tsfile_v3_read: {runs} mutated inputs, no panic");
+}

@@ -30,39 +30,10 @@ const COMPRESSIONS: [Compression; 6] = [
     Compression::Lzma2,
 ];
 
-/// A value of `t` that every encoding stores exactly: TS_2DIFF and RLE keep FLOAT/DOUBLE at
-/// two decimals, so lossy encodings get values with two decimals.
+/// A value of `t` that `enc` stores exactly: TS_2DIFF and RLE keep FLOAT/DOUBLE at two
+/// decimals, so lossy encodings get values with two decimals.
 fn arb_value(t: DataType, enc: Encoding) -> BoxedStrategy<Value> {
-    let exact_float = !matches!(enc, Encoding::Ts2Diff | Encoding::Rle);
-    let v: BoxedStrategy<Value> = match t {
-        DataType::Boolean => any::<bool>().prop_map(Value::Boolean).boxed(),
-        DataType::Int32 => any::<i32>().prop_map(Value::Int32).boxed(),
-        DataType::Date => (1000i32..=9999, 1i32..=12, 1i32..=28)
-            .prop_map(|(y, m, d)| Value::Int32(y * 10000 + m * 100 + d))
-            .boxed(),
-        DataType::Int64 | DataType::Timestamp => any::<i64>().prop_map(Value::Int64).boxed(),
-        DataType::Float if exact_float => any::<f32>()
-            .prop_filter("NaN payloads are not kept", |x| !x.is_nan())
-            .prop_map(Value::Float)
-            .boxed(),
-        DataType::Double if exact_float => any::<f64>()
-            .prop_filter("NaN payloads are not kept", |x| !x.is_nan())
-            .prop_map(Value::Double)
-            .boxed(),
-        DataType::Float => (-100_000i32..100_000)
-            .prop_map(|c| Value::Float((c as f64 / 100.0) as f32))
-            .boxed(),
-        DataType::Double => (-10_000_000i64..10_000_000)
-            .prop_map(|c| Value::Double(c as f64 / 100.0))
-            .boxed(),
-        DataType::Blob => proptest::collection::vec(any::<u8>(), 0..20)
-            .prop_map(Value::Binary)
-            .boxed(),
-        _ => "[a-c]{0,3}|\\PC{0,12}"
-            .prop_map(|s| Value::string(&s))
-            .boxed(),
-    };
-    prop_oneof![1 => Just(Value::Null), 4 => v].boxed()
+    common::tsdump::arb_value(t, !matches!(enc, Encoding::Ts2Diff | Encoding::Rle))
 }
 
 #[derive(Debug, Clone)]

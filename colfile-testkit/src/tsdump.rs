@@ -4,6 +4,8 @@
 //! time or by device and time).
 
 use colfile::tsfile::format::DataType;
+use colfile::tsfile::Value;
+use proptest::prelude::*;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -238,3 +240,37 @@ pub const VALUE_TYPES: [DataType; 10] = [
     DataType::Date,
     DataType::Timestamp,
 ];
+
+/// A random TsFile value of `t`, null one time in five. With `exact_float` false, FLOAT and
+/// DOUBLE values have two decimals (what TS_2DIFF and RLE keep exactly).
+pub fn arb_value(t: DataType, exact_float: bool) -> BoxedStrategy<Value> {
+    let v: BoxedStrategy<Value> = match t {
+        DataType::Boolean => any::<bool>().prop_map(Value::Boolean).boxed(),
+        DataType::Int32 => any::<i32>().prop_map(Value::Int32).boxed(),
+        DataType::Date => (1000i32..=9999, 1i32..=12, 1i32..=28)
+            .prop_map(|(y, m, d)| Value::Int32(y * 10000 + m * 100 + d))
+            .boxed(),
+        DataType::Int64 | DataType::Timestamp => any::<i64>().prop_map(Value::Int64).boxed(),
+        DataType::Float if exact_float => any::<f32>()
+            .prop_filter("NaN payloads are not kept", |x| !x.is_nan())
+            .prop_map(Value::Float)
+            .boxed(),
+        DataType::Double if exact_float => any::<f64>()
+            .prop_filter("NaN payloads are not kept", |x| !x.is_nan())
+            .prop_map(Value::Double)
+            .boxed(),
+        DataType::Float => (-100_000i32..100_000)
+            .prop_map(|c| Value::Float((c as f64 / 100.0) as f32))
+            .boxed(),
+        DataType::Double => (-10_000_000i64..10_000_000)
+            .prop_map(|c| Value::Double(c as f64 / 100.0))
+            .boxed(),
+        DataType::Blob => proptest::collection::vec(any::<u8>(), 0..20)
+            .prop_map(Value::Binary)
+            .boxed(),
+        _ => "[a-c]{0,3}|\\PC{0,12}"
+            .prop_map(|s| Value::string(&s))
+            .boxed(),
+    };
+    prop_oneof![1 => Just(Value::Null), 4 => v].boxed()
+}

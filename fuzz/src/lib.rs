@@ -13,6 +13,7 @@ pub mod tsfile_mods;
 pub mod tsfile_read;
 pub mod tsfile_roundtrip;
 pub mod tsfile_tools;
+pub mod tsfile_v3_read;
 
 /// A target body: takes any bytes, panics only on a bug.
 pub type Body = fn(&[u8]);
@@ -29,6 +30,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("tsfile_read", tsfile_read::run),
     ("tsfile_roundtrip", tsfile_roundtrip::run),
     ("tsfile_tools", tsfile_tools::run),
+    ("tsfile_v3_read", tsfile_v3_read::run),
 ];
 
 /// Hive types that the RCFile targets decode cells as: every primitive and nested shapes.

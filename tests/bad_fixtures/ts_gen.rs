@@ -213,7 +213,7 @@ fn bad_head_magic(mut b: Vec<u8>) -> Made {
     Made::at(b, 0)
 }
 
-/// Version byte 3: a TsFile 1.x file.
+/// Version byte 3 on a v4 file: read as v3, its v4 footer is corrupt.
 fn wrong_version(mut b: Vec<u8>) -> Made {
     b[6] = 3;
     Made::at(b, 6)

@@ -186,6 +186,29 @@ fn run(a: &ConvertArgs, from: Fmt, to: Fmt, progress: pipe::SharedProgress) -> R
             "Parquet and Arrow IPC need colfile built with the `parquet` feature (cargo build --features parquet)",
         ));
     }
+    if from == Fmt::TsFile && to == Fmt::TsFile && tree_copy(a)? {
+        return Ok(());
+    }
     let source = sources::open(a, from, to)?;
     pipe::run(a, source, to, progress)
+}
+
+/// TsFile to TsFile for a tree-model input (v3 or v4): every device copied with its
+/// alignment and codecs into a v4 file. `false` (nothing written) for a table-model input,
+/// which the row pipe converts.
+fn tree_copy(a: &ConvertArgs) -> Result<bool, Failure> {
+    use colfile::source::FileSource;
+    use colfile::tsfile::{copy_tree, TsFileReader, TsFileWriter, WriterOptions};
+    let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
+    let reader = TsFileReader::open(FileSource::open(&a.input).map_err(ctx)?).map_err(ctx)?;
+    if !reader.metadata().footer().schemas.is_empty() || is_dash(&a.output) {
+        return Ok(false);
+    }
+    let out_ctx = |e: colfile::Error| Failure::from(e).context(&a.output);
+    let file = std::fs::File::create(&a.output).map_err(|e| out_ctx(colfile::Error::from(e)))?;
+    let mut w = TsFileWriter::new(std::io::BufWriter::new(file), WriterOptions::default())
+        .map_err(out_ctx)?;
+    copy_tree(&reader, &mut w).map_err(ctx)?;
+    w.finish().map_err(out_ctx)?;
+    Ok(true)
 }

@@ -265,7 +265,12 @@ pub struct MetadataIndexNode {
 impl MetadataIndexNode {
     /// Reads a device-level node (a table root, or a child of an INTERNAL_DEVICE entry).
     pub fn read_device_level(c: &mut Cursor<'_>, limits: &Limits) -> Result<MetadataIndexNode> {
-        Self::read(c, limits, true)
+        Self::read(c, limits, true, false)
+    }
+
+    /// Reads a v3 device-level node: its entry keys are whole device strings (`VarStr`).
+    pub fn read_device_level_v3(c: &mut Cursor<'_>, limits: &Limits) -> Result<MetadataIndexNode> {
+        Self::read(c, limits, true, true)
     }
 
     /// Reads a measurement-level node (below a LEAF_DEVICE or INTERNAL_MEASUREMENT entry).
@@ -273,10 +278,15 @@ impl MetadataIndexNode {
         c: &mut Cursor<'_>,
         limits: &Limits,
     ) -> Result<MetadataIndexNode> {
-        Self::read(c, limits, false)
+        Self::read(c, limits, false, false)
     }
 
-    fn read(c: &mut Cursor<'_>, limits: &Limits, device_level: bool) -> Result<MetadataIndexNode> {
+    fn read(
+        c: &mut Cursor<'_>,
+        limits: &Limits,
+        device_level: bool,
+        v3: bool,
+    ) -> Result<MetadataIndexNode> {
         let start = c.offset();
         let n = c.read_ucount("index node entries", limits.max_metadata_entries)?;
         // Each entry takes at least 9 bytes.
@@ -284,7 +294,11 @@ impl MetadataIndexNode {
         let entries = if device_level {
             let mut v = Vec::with_capacity(n);
             for _ in 0..n {
-                let device = DeviceId::read(c, limits.max_columns)?;
+                let device = if v3 {
+                    super::v3::read_device(c, limits)?
+                } else {
+                    DeviceId::read(c, limits.max_columns)?
+                };
                 v.push(DeviceEntry {
                     device,
                     offset: c.read_i64_be()?,

@@ -16,6 +16,7 @@ pub mod index;
 pub mod schema;
 pub mod statistics;
 pub mod types;
+pub mod v3;
 pub mod value;
 pub mod values;
 pub mod varint;

@@ -92,10 +92,11 @@ pub(super) fn next_non_aligned<S: ByteSource>(
             let st = s.chunks.front().and_then(|(_, st)| st.as_ref());
             st.map_or(i64::MIN, |st| st.start_time)
         };
-        let Some(s) = series
+        let Some((j, s)) = series
             .iter_mut()
-            .filter(|s| !s.chunks.is_empty())
-            .min_by_key(|s| first_start(s))
+            .enumerate()
+            .filter(|(_, s)| !s.chunks.is_empty())
+            .min_by_key(|(_, s)| first_start(s))
         else {
             return Ok(None);
         };
@@ -110,7 +111,12 @@ pub(super) fn next_non_aligned<S: ByteSource>(
             .is_some_and(|st| start <= st.start_time && st.end_time <= end);
         let before = s.times.len();
         read_chunk(r, (off, st.as_ref()), covered, (start, end), s, codecs, ex)
-            .map_err(|e| e.in_chunk(off))?;
+            .map_err(|e| {
+                // Name the series (device.measurement), not only the device.
+                let name = plan.fields.get(j).map_or("", |f| f.0.as_str());
+                e.in_chunk(off)
+                    .in_series(|| format!("{}.{name}", plan.device))
+            })?;
         ex.rows_decoded += (s.times.len() - before) as u64;
     }
 }

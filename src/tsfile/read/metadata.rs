@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 use crate::cursor::Cursor;
 use crate::source::ByteSource;
 use crate::tsfile::format::device::java_str_cmp;
+use crate::tsfile::format::v3;
 use crate::tsfile::format::{
     DeviceId, MetadataIndexNode, NodeEntries, NodeType, TableSchema, TimeseriesMetadata,
     TsFileMetadata,
@@ -55,6 +56,7 @@ pub struct DeviceIndex {
 #[derive(Clone, Debug)]
 pub struct FileMetadata {
     footer: TsFileMetadata,
+    version: u8,
     file_len: u64,
     /// `F - 10 - L`: where the footer starts and the index region ends.
     footer_start: u64,
@@ -67,25 +69,7 @@ impl FileMetadata {
     pub fn read<S: ByteSource + ?Sized>(src: &S, limits: &Limits) -> Result<FileMetadata> {
         let file_len = src.len();
         let fail = |msg: String, at: u64| Error::corrupt("tsfile", msg).at_offset(at);
-        if file_len < 7 {
-            return Err(Error::truncated("TsFile header", 7, file_len).at_offset(0));
-        }
-        let mut head = [0u8; 7];
-        src.read_exact_at(0, &mut head)?;
-        if &head[..6] != MAGIC {
-            return Err(fail(
-                format!(
-                    "not a TsFile: bad head magic {}, expected \"TsFile\"",
-                    crate::cursor::show_magic(&head[..6])
-                ),
-                0,
-            ));
-        }
-        match head[6] {
-            VERSION => {}
-            3 => return Err(Error::unsupported("TsFile format version 3 (v3) files").at_offset(6)),
-            v => return Err(Error::unsupported(format!("TsFile format version {v}")).at_offset(6)),
-        }
+        let version = v3::read_head(src)?;
         // Head, separator, L and tail magic.
         if file_len < 7 + 1 + 4 + 6 {
             return Err(Error::truncated("TsFile", 18, file_len).at_offset(0));
@@ -114,8 +98,13 @@ impl FileMetadata {
             .check_alloc("file metadata", l_at - footer_start)
             .map_err(|e| e.at_offset(footer_start))?;
         let bytes = read_range(src, footer_start, n)?;
-        let footer = TsFileMetadata::read(&mut Cursor::new(&bytes, footer_start), limits)
-            .map_err(|e| e.in_section("file metadata"))?;
+        let mut c = Cursor::new(&bytes, footer_start);
+        let footer = if version == v3::VERSION_V3 {
+            v3::read_footer(&mut c, limits)
+        } else {
+            TsFileMetadata::read(&mut c, limits)
+        }
+        .map_err(|e| e.in_section("file metadata"))?;
         let meta_offset = u64::try_from(footer.meta_offset)
             .ok()
             .filter(|&o| (7..footer_start).contains(&o))
@@ -138,6 +127,7 @@ impl FileMetadata {
         }
         Ok(FileMetadata {
             footer,
+            version,
             file_len,
             footer_start,
             limits: limits.clone(),
@@ -147,6 +137,12 @@ impl FileMetadata {
     /// The parsed footer.
     pub fn footer(&self) -> &TsFileMetadata {
         &self.footer
+    }
+
+    /// The format version byte: 4, or 3 for a v3 file (IoTDB 0.12–1.3), whose devices are
+    /// tree paths kept as stored and whose footer has one table root named `""`.
+    pub fn version(&self) -> u8 {
+        self.version
     }
 
     /// The file length the footer was found with.
@@ -189,7 +185,9 @@ impl FileMetadata {
     ) -> Result<MetadataIndexNode> {
         let bytes = self.region_bytes(src, range)?;
         let mut c = Cursor::new(&bytes, range.0);
-        if device_level {
+        if device_level && self.version == v3::VERSION_V3 {
+            MetadataIndexNode::read_device_level_v3(&mut c, &self.limits)
+        } else if device_level {
             MetadataIndexNode::read_device_level(&mut c, &self.limits)
         } else {
             MetadataIndexNode::read_measurement_level(&mut c, &self.limits)
@@ -275,14 +273,22 @@ impl FileMetadata {
             let NodeEntries::Device(entries) = &node.entries else {
                 return Ok(None);
             };
-            let i = entries.partition_point(|e| e.device.cmp(device) != Ordering::Greater);
+            let i = if self.version == v3::VERSION_V3 {
+                // v3 sorts whole device strings (Java `String` order).
+                let key = device.to_string();
+                entries.partition_point(|e| {
+                    java_str_cmp(&e.device.to_string(), &key) != Ordering::Greater
+                })
+            } else {
+                entries.partition_point(|e| e.device.cmp(device) != Ordering::Greater)
+            };
             let Some(i) = i.checked_sub(1) else {
                 return self.scan_for_device(src, device);
             };
             let range = self.child_range(&node, i)?;
             if node.node_type == NodeType::LeafDevice {
                 return match entries.get(i) {
-                    Some(e) if e.device == *device => Ok(Some(range)),
+                    Some(e) if self.same_device(&e.device, device) => Ok(Some(range)),
                     _ => self.scan_for_device(src, device),
                 };
             }
@@ -290,6 +296,11 @@ impl FileMetadata {
             node = self.read_node(src, range, true)?;
             path.push(range);
         }
+    }
+
+    /// v3 devices match by their path string (however the caller segmented it).
+    fn same_device(&self, a: &DeviceId, b: &DeviceId) -> bool {
+        a == b || (self.version == v3::VERSION_V3 && a.to_string() == b.to_string())
     }
 
     fn scan_for_device<S: ByteSource + ?Sized>(
@@ -300,10 +311,15 @@ impl FileMetadata {
         if device.segments().iter().flatten().all(|s| s.is_ascii()) {
             return Ok(None);
         }
+        let table = if self.version == v3::VERSION_V3 {
+            ""
+        } else {
+            device.table_name()
+        };
         Ok(self
-            .device_entries(src, device.table_name())?
+            .device_entries(src, table)?
             .into_iter()
-            .find(|d| d.device == *device)
+            .find(|d| self.same_device(&d.device, device))
             .map(|d| d.measurement_root))
     }
 

@@ -146,12 +146,16 @@ impl DevicePlan {
             .iter()
             .find(|s| s.measurement_id.is_empty() && s.data_type == DataType::Vector)
             .cloned();
+        // A value column (type mask 0x40) without a time column has no rows: a v3 Java
+        // writer leaves such a device when all its values were null.
+        let usable = |s: &TimeseriesMetadata| time.is_some() || s.timeseries_type & 0x40 == 0;
         let field_series = fields
             .iter()
             .map(|(n, _)| {
                 series
                     .iter()
                     .find(|s| &s.measurement_id == n && s.data_type != DataType::Vector)
+                    .filter(|s| usable(s))
                     .cloned()
             })
             .collect();

@@ -156,6 +156,7 @@ impl<S: ByteSource> TsFileReader<S> {
     /// [`devices`](Self::devices) with where each device's series index starts.
     fn device_entries(&self, q: &Query, ex: &mut Explain) -> Result<Vec<DeviceIndex>> {
         let mut out = Vec::new();
+        let v3 = self.metadata.version() == crate::tsfile::format::v3::VERSION_V3;
         for table in self.metadata.tables() {
             if q.table.as_deref().is_some_and(|t| t != table) {
                 continue;
@@ -164,7 +165,12 @@ impl<S: ByteSource> TsFileReader<S> {
             let fixed = schema.and_then(|s| q.fixed_device(s));
             let named = q.devices.as_deref();
             let wanted: Option<Vec<&DeviceId>> = match (named, &fixed) {
-                (Some(d), _) => Some(d.iter().filter(|d| d.table_name() == table).collect()),
+                (Some(d), _) => Some(
+                    d.iter()
+                        // A v3 file has one root (named "") for every device.
+                        .filter(|d| v3 || d.table_name() == table)
+                        .collect(),
+                ),
                 (None, Some(f)) => Some(vec![f]),
                 (None, None) => None,
             };

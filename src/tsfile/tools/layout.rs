@@ -12,7 +12,7 @@ use crate::tsfile::format::{
     ChunkHeader, DeviceId, Marker, MetadataIndexNode, NodeEntries, NodeType, PageHeader,
     TimeseriesMetadata,
 };
-use crate::tsfile::format::{MAGIC, VERSION};
+use crate::tsfile::format::v3;
 use crate::tsfile::read::chunk_reader::RawChunk;
 use crate::tsfile::read::metadata::{FileMetadata, INLINE_ROOT};
 use crate::{Error, ErrorKind, Limits, Result};
@@ -153,26 +153,9 @@ where
     F: FnMut(usize, &DeviceId, &RawChunk) -> Result<()>,
 {
     let len = src.len();
-    if len < 7 {
-        return Err(Error::truncated("TsFile header", 7, len).at_offset(0));
-    }
-    let mut head = [0u8; 7];
-    src.read_exact_at(0, &mut head)?;
-    if &head[..6] != MAGIC {
-        return Err(Error::corrupt(
-            "tsfile",
-            format!(
-                "not a TsFile: bad head magic {}, expected \"TsFile\"",
-                crate::cursor::show_magic(&head[..6])
-            ),
-        )
-        .at_offset(0));
-    }
-    if head[6] != VERSION {
-        return Err(Error::unsupported(format!("TsFile format version {}", head[6])).at_offset(6));
-    }
+    let version = v3::read_head(src)?;
     let mut data = DataLayout {
-        version: head[6],
+        version,
         groups: Vec::new(),
         operation_ranges: Vec::new(),
         separator: None,
@@ -188,7 +171,10 @@ where
         src.read_exact_at(pos, &mut m)?;
         let marker = match Marker::from_code(m[0]) {
             Ok(Marker::Version) => {
-                break Error::corrupt("tsfile", "deprecated version record (0x03) in a v4 file")
+                break Error::corrupt(
+                    "tsfile",
+                    format!("deprecated version record (0x03) in a v{} file", data.version),
+                )
                     .at_offset(pos)
             }
             Ok(mk) => mk,
@@ -234,7 +220,7 @@ where
             Ok(None)
         }
         Marker::ChunkGroupHeader => {
-            let (device, next) = read_device(src, pos + 1, limits)?;
+            let (device, next) = read_device(src, pos + 1, limits, data.version)?;
             data.groups.push(ChunkGroupLayout {
                 offset: pos,
                 device,
@@ -301,6 +287,7 @@ fn read_device<S: ByteSource + ?Sized>(
     src: &S,
     at: u64,
     limits: &Limits,
+    version: u8,
 ) -> Result<(DeviceId, u64)> {
     let avail = src.len().saturating_sub(at);
     let cap = avail.min(limits.max_alloc_bytes as u64);
@@ -309,7 +296,12 @@ fn read_device<S: ByteSource + ?Sized>(
         let mut buf = vec![0u8; want as usize];
         src.read_exact_at(at, &mut buf)?;
         let mut c = Cursor::new(&buf, at);
-        match DeviceId::read(&mut c, limits.max_columns) {
+        let read = if version == v3::VERSION_V3 {
+            v3::read_device(&mut c, limits)
+        } else {
+            DeviceId::read(&mut c, limits.max_columns)
+        };
+        match read {
             Ok(d) => return Ok((d, c.offset())),
             Err(e) if matches!(e.kind(), ErrorKind::Truncated { .. }) && want < cap => {
                 want = (want * 16).min(cap);

@@ -154,7 +154,7 @@ pub fn metadata_json<S: ByteSource>(r: &TsFileReader<S>, full: bool) -> Result<J
     }
     let mut out = Map::new();
     out.insert("format".into(), json!("tsfile"));
-    out.insert("version".into(), json!(4));
+    out.insert("version".into(), json!(m.version()));
     out.insert("model".into(), json!(if tree { "tree" } else { "table" }));
     out.insert("file_length".into(), json!(r.source().len()));
     out.insert("meta_offset".into(), json!(footer.meta_offset));

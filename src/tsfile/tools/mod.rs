@@ -9,6 +9,7 @@
 //! | `recover` | [`recover`](recover::recover()): the valid prefix of a cut file, with a new index |
 //! | `recompute` | statistics recomputed from decoded values, and when stored ones agree |
 //! | `layout` | chunk groups, chunks and pages read front to back; the index tree's nodes |
+//! | `tree_copy` | [`copy_tree`](tree_copy::copy_tree): a tree-model file (v3 or v4) written again as v4 |
 //! | `sketch` | that layout as JSON, like Java's `TsFileSketchTool` (`json` feature) |
 //! | `json`, `dump`, `meta_json` | values, rows and metadata as JSON text (`json` feature) |
 
@@ -23,4 +24,5 @@ pub mod recompute;
 pub mod recover;
 #[cfg(feature = "json")]
 pub mod sketch;
+pub mod tree_copy;
 pub mod verify;

@@ -74,6 +74,11 @@ impl StatsDecoder {
         }
         let aligned = kind != Some(ChunkKind::NonAligned);
         match self.aligned {
+            // A value chunk without pages needs no time chunk: a v3 Java writer leaves one
+            // for an aligned device whose values were all null.
+            None if kind == Some(ChunkKind::Value) && h.data_size == 0 => {
+                return self.admit_name(chunk);
+            }
             None if kind == Some(ChunkKind::Value) => {
                 return bad(
                     "aligned value chunk without a time chunk before it in its chunk group".into(),
@@ -86,11 +91,21 @@ impl StatsDecoder {
             _ => {}
         }
         self.aligned = Some(aligned);
+        self.admit_name(chunk)
+    }
+
+    /// Records `chunk`'s measurement in the group; a second chunk of it is corrupt.
+    fn admit_name(&mut self, chunk: &RawChunk) -> Result<()> {
+        let h = &chunk.header;
         if !self.names.insert(h.measurement_id.clone()) {
-            return bad(format!(
-                "measurement {:?} appears twice in one chunk group",
-                h.measurement_id
-            ));
+            return Err(Error::corrupt(
+                "tsfile",
+                format!(
+                    "measurement {:?} appears twice in one chunk group",
+                    h.measurement_id
+                ),
+            )
+            .at_offset(chunk.offset));
         }
         Ok(())
     }

@@ -36,6 +36,7 @@ use super::layout::scan_data_with;
 use super::recompute::{is_lossy, statistics_agree, StatsDecoder};
 use crate::source::ByteSource;
 use crate::tsfile::format::device::java_str_cmp;
+use crate::tsfile::format::{v3, TailBytes};
 use crate::tsfile::format::headers::{TIME_COLUMN_MASK, VALUE_COLUMN_MASK};
 use crate::tsfile::format::{
     ChunkKind, ChunkMetadata, ColumnCategory, DataType, DeviceId, MeasurementSchema, Statistics,
@@ -216,16 +217,30 @@ pub fn recover_with<S: ByteSource + ?Sized, W: Write>(
     summary.series = devices.iter().map(|(_, s)| s.len() as u64).sum();
 
     copy_prefix(source, data.complete_end, &mut out)?;
-    let written = index_writer::write_metadata(
-        &mut out,
-        data.complete_end,
-        &devices,
-        &schemas,
-        &properties,
-        opts.max_index_degree,
-        opts.bloom_error_rate,
-        summary.chunks as usize,
-    )?;
+    let written = if data.version == v3::VERSION_V3 {
+        // A v3 file stays v3: no schemas, no properties, one device root.
+        let input = index_writer::IndexInput {
+            devices: &devices,
+            schemas: &[],
+            properties: &[],
+            max_degree: opts.max_index_degree,
+            bloom_error_rate: opts.bloom_error_rate,
+            bloom_n: summary.chunks as usize,
+            bloom_hash: TailBytes::Java,
+        };
+        index_writer::write_index_v3(&mut out, data.complete_end, &input)?
+    } else {
+        index_writer::write_metadata(
+            &mut out,
+            data.complete_end,
+            &devices,
+            &schemas,
+            &properties,
+            opts.max_index_degree,
+            opts.bloom_error_rate,
+            summary.chunks as usize,
+        )?
+    };
     out.flush()?;
     summary.output_len = written.file_len;
     Ok(summary)

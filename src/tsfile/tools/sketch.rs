@@ -374,13 +374,16 @@ impl Sketch {
                 0,
                 &format!("[TsFileMetadata] {l} bytes"),
             );
+            let v3 = m.version() == crate::tsfile::format::v3::VERSION_V3;
             for (t, n) in &f.table_roots {
                 line(
                     &mut o,
                     None,
                     1,
                     &format!(
-                        "[table root] {t}: {}, {} entries, end_offset {}",
+                        "{}: {}, {} entries, end_offset {}",
+                        // A v3 file has one root and no tables.
+                        if v3 { "[root]".into() } else { format!("[table root] {t}") },
                         n.node_type.name(),
                         n.entries.len(),
                         n.end_offset
@@ -405,12 +408,14 @@ impl Sketch {
                 )
             });
             line(&mut o, None, 1, &format!("[bloom filter] {bloom}"));
-            line(
-                &mut o,
-                None,
-                1,
-                &format!("[properties] {}", m.properties().len()),
-            );
+            if !v3 {
+                line(
+                    &mut o,
+                    None,
+                    1,
+                    &format!("[properties] {}", m.properties().len()),
+                );
+            }
             line(
                 &mut o,
                 Some(m.file_len() - 10),

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use crate::tsfile::format::device::java_str_cmp;
 use crate::tsfile::format::footer::default_properties;
-use crate::tsfile::format::MAGIC;
+use crate::tsfile::format::{v3, MAGIC};
 use crate::tsfile::format::{
     BloomFilter, ChunkMetadata, DataType, DeviceEntry, DeviceId, MeasurementEntry,
     MetadataIndexNode, NodeEntries, NodeType, Statistics, TableSchema, TailBytes,
@@ -132,6 +132,8 @@ struct Sink<'w, W: Write> {
     out: &'w mut W,
     buf: Vec<u8>,
     pos: u64,
+    /// Write device-level nodes in the v3 form.
+    v3: bool,
 }
 
 impl<W: Write> Sink<'_, W> {
@@ -139,7 +141,11 @@ impl<W: Write> Sink<'_, W> {
         (self.pos + self.buf.len() as u64) as i64
     }
     fn node(&mut self, n: &MetadataIndexNode) -> Result<()> {
-        n.write_to(&mut self.buf)?;
+        if self.v3 {
+            v3::write_node(n, &mut self.buf)?;
+        } else {
+            n.write_to(&mut self.buf)?;
+        }
         self.spill()
     }
     fn spill(&mut self) -> Result<()> {
@@ -231,16 +237,42 @@ pub fn write_index<W: Write>(
     pos: u64,
     input: &IndexInput<'_>,
 ) -> Result<MetadataSummary> {
+    write_index_as(out, pos, input, false)
+}
+
+/// [`write_index`] in the TsFile v3 form (IoTDB 0.12–1.3): devices sorted and keyed by their
+/// path strings under one root, and a v3 footer (`input.schemas` and `input.properties`
+/// must be empty).
+pub fn write_index_v3<W: Write>(
+    out: &mut W,
+    pos: u64,
+    input: &IndexInput<'_>,
+) -> Result<MetadataSummary> {
+    write_index_as(out, pos, input, true)
+}
+
+fn write_index_as<W: Write>(
+    out: &mut W,
+    pos: u64,
+    input: &IndexInput<'_>,
+    v3: bool,
+) -> Result<MetadataSummary> {
     let d = input.max_degree;
     if d < 2 {
         return Err(Error::invalid(format!("index degree {d} is below 2")));
     }
     let mut order: Vec<&(DeviceId, Vec<TimeseriesMetadata>)> = input.devices.iter().collect();
-    order.sort_by(|a, b| a.0.cmp(&b.0));
+    if v3 {
+        // Java `String` order of the paths is UTF-16 code-unit order.
+        order.sort_by_cached_key(|a| a.0.to_string().encode_utf16().collect::<Vec<u16>>());
+    } else {
+        order.sort_by(|a, b| a.0.cmp(&b.0));
+    }
     let mut sink = Sink {
         out,
         buf: Vec::with_capacity(1 << 16),
         pos,
+        v3,
     };
     sink.buf.push(0x02);
     let n = u32::try_from(input.bloom_n).unwrap_or(u32::MAX);
@@ -285,10 +317,11 @@ pub fn write_index<W: Write>(
     let mut table_roots: Vec<(String, MetadataIndexNode)> = Vec::new();
     let mut rest = roots.as_slice();
     while let Some((first, _)) = rest.first() {
-        let table = first.table_name();
+        // v3 has one root, named "" here, for every device.
+        let table = if v3 { "" } else { first.table_name() };
         let n = rest
             .iter()
-            .take_while(|(dev, _)| dev.table_name() == table)
+            .take_while(|(dev, _)| v3 || dev.table_name() == table)
             .count();
         let (devs, tail) = rest.split_at(n);
         rest = tail;
@@ -320,7 +353,11 @@ pub fn write_index<W: Write>(
     };
     let footer_offset = sink.pos() as u64;
     let before = sink.buf.len();
-    footer.write_to(&mut sink.buf)?;
+    if v3 {
+        v3::write_footer(&footer, &mut sink.buf)?;
+    } else {
+        footer.write_to(&mut sink.buf)?;
+    }
     let footer_len = u32::try_from(sink.buf.len() - before)
         .map_err(|_| Error::invalid("file metadata too large"))?;
     sink.buf.extend_from_slice(&footer_len.to_be_bytes());
