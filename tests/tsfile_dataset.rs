@@ -479,3 +479,17 @@ fn a_plain_folder_is_one_sequence_space_versioned_by_name_or_order() {
     assert!(ds.files[1].priority(0) > ds.files[0].priority(0));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The hand-written seeds of the `tsfile_resource` fuzz target are valid resources.
+#[test]
+fn the_fuzz_seeds_parse() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/tsfile_resource");
+    for (name, kind, devices) in [
+        ("type0", TimeIndexKind::FileLevel, 1),
+        ("type1", TimeIndexKind::DevicePaths, 2),
+        ("type3", TimeIndexKind::DeviceIds, 1),
+    ] {
+        let r = Resource::open(&dir.join(name), &Limits::default()).unwrap();
+        assert_eq!((r.kind, r.devices.len()), (kind, devices), "{name}");
+    }
+}

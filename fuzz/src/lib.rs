@@ -10,6 +10,7 @@ pub mod serde_cells;
 pub mod tsfile_encodings;
 pub mod tsfile_filter;
 pub mod tsfile_read;
+pub mod tsfile_resource;
 pub mod tsfile_roundtrip;
 pub mod tsfile_tools;
 
@@ -25,6 +26,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("tsfile_encodings", tsfile_encodings::run),
     ("tsfile_filter", tsfile_filter::run),
     ("tsfile_read", tsfile_read::run),
+    ("tsfile_resource", tsfile_resource::run),
     ("tsfile_roundtrip", tsfile_roundtrip::run),
     ("tsfile_tools", tsfile_tools::run),
 ];
