@@ -493,3 +493,25 @@ fn the_fuzz_seeds_parse() {
         assert_eq!((r.kind, r.devices.len()), (kind, devices), "{name}");
     }
 }
+
+proptest::proptest! {
+    /// Damaging any byte of a valid resource, or cutting it anywhere, never panics, and every
+    /// error says where it happened.
+    #[test]
+    fn damaged_resources_fail_with_a_location(
+        kind in proptest::sample::select(vec![1u8, 3]),
+        at in 0usize..200,
+        byte in proptest::prelude::any::<u8>(),
+        cut in 0usize..200,
+    ) {
+        let mut two = rows("root.sg.d1", &[(1, None, None), (5, None, None)]);
+        two.insert("root.sg.d2", vec![(3, None, None)]);
+        let mut b = resource_bytes(kind, &two);
+        let n = b.len();
+        b[at % n] = byte;
+        b.truncate(cut.max(1));
+        if let Err(e) = Resource::parse(&b, "p.resource", &Limits::default()) {
+            proptest::prop_assert!(e.location().offset.is_some(), "{}", e);
+        }
+    }
+}
