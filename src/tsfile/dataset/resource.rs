@@ -51,7 +51,8 @@ impl TimeIndexKind {
 pub struct TimeRange {
     /// First timestamp (inclusive).
     pub start: i64,
-    /// Last timestamp (inclusive). `i64::MIN` in a resource marks an unsealed sequence file.
+    /// Last timestamp (inclusive). A device-level resource's `i64::MIN` (IoTDB's mark of an
+    /// unsealed file) is read as `i64::MAX`, so the file is never skipped for it.
     pub end: i64,
 }
 
@@ -236,7 +237,14 @@ fn read_device_level(
     let n = read_count(c, name, limits, 21)?;
     let mut ranges = Vec::with_capacity(n);
     for _ in 0..n {
-        ranges.push(TimeRange::new(c.read_i64_be()?, c.read_i64_be()?));
+        let start = c.read_i64_be()?;
+        // `i64::MIN` is IoTDB's "not known yet" (an unsealed file): the device may hold any
+        // later time, so the range must not let a reader skip it.
+        let end = match c.read_i64_be()? {
+            i64::MIN => i64::MAX,
+            end => end,
+        };
+        ranges.push(TimeRange::new(start, end));
     }
     let mut devices = BTreeMap::new();
     for _ in 0..n {
@@ -321,5 +329,17 @@ mod tests {
         assert_eq!(r.devices.len(), 2);
         assert_eq!(r.file_range, Some(TimeRange::new(3, 8)));
         assert_eq!(r.plan_indexes, None);
+    }
+
+    #[test]
+    fn an_unknown_end_never_skips_the_device() {
+        let mut b = header(1, 1);
+        b.extend(4i64.to_be_bytes());
+        b.extend(i64::MIN.to_be_bytes());
+        b.extend(4i32.to_be_bytes());
+        b.extend(b"root");
+        b.extend(0i32.to_be_bytes());
+        let r = Resource::parse(&b, "f", &Limits::default()).unwrap();
+        assert_eq!(r.file_range, Some(TimeRange::new(4, i64::MAX)));
     }
 }
