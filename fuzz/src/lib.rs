@@ -11,6 +11,7 @@ pub mod tsfile_encodings;
 pub mod tsfile_filter;
 pub mod tsfile_mods;
 pub mod tsfile_read;
+pub mod tsfile_resource;
 pub mod tsfile_roundtrip;
 pub mod tsfile_tools;
 pub mod tsfile_v3_read;
@@ -28,6 +29,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("tsfile_filter", tsfile_filter::run),
     ("tsfile_mods", tsfile_mods::run),
     ("tsfile_read", tsfile_read::run),
+    ("tsfile_resource", tsfile_resource::run),
     ("tsfile_roundtrip", tsfile_roundtrip::run),
     ("tsfile_tools", tsfile_tools::run),
     ("tsfile_v3_read", tsfile_v3_read::run),

@@ -41,6 +41,7 @@ macro_rules! unstable_mod {
     };
 }
 
+pub mod dataset;
 pub mod format;
 pub mod mods;
 unstable_mod!(encoding);
@@ -48,6 +49,7 @@ unstable_mod!(read);
 pub mod writer;
 unstable_mod!(tools);
 
+pub use dataset::{DataFile, Dataset, MergePriority};
 /// Whether an encoding can encode a data type: what the writer accepts for a column (the
 /// same function as `encoding::supports`, which is public only with `unstable`).
 pub use encoding::supports as encoding_supports;
