@@ -6,7 +6,8 @@
 //! - [`rcfile`]: Hive RCFile (`RCF1` and legacy `SEQ6` headers), every Hadoop codec, the text
 //!   `ColumnarSerDe` and binary `LazyBinaryColumnarSerDe` cell encodings for every Hive type,
 //!   column projection and byte-range splits.
-//! - [`tsfile`]: Apache TsFile v4 (TsFile 2.x), table and tree models.
+//! - [`tsfile`]: Apache TsFile v4 (TsFile 2.x) and v3 (IoTDB 0.12–1.3, read), table and tree
+//!   models, and IoTDB's side files (`.mods` deletions, `.resource` time indexes).
 //!
 //! # Which API for what
 //!

@@ -1,5 +1,5 @@
-//! Apache TsFile v4 (TsFile 2.x): readers and writers for the table and tree models
-//! (`spec/tsfile.md`).
+//! Apache TsFile v4 (TsFile 2.x) and v3 (IoTDB 0.12–1.3, read only): readers and writers for
+//! the table and tree models (`spec/tsfile.md`), and IoTDB's side files.
 //!
 //! Everything a user needs is re-exported here: [`TsFileReader`] runs a [`Query`] and returns
 //! [`DeviceBatch`]es; [`TsFileWriter`] writes rows or batches under [`WriterOptions`]; the
