@@ -6,6 +6,8 @@
 use colfile_testkit as common;
 #[path = "cli_convert/fixtures.rs"]
 mod fixtures;
+#[path = "support/run.rs"]
+mod run;
 
 use colfile::rcfile::HiveType;
 use fixtures::*;

@@ -9,6 +9,8 @@ mod fixtures;
 #[cfg(feature = "parquet")]
 #[path = "cli_convert/parquet.rs"]
 mod parquet;
+#[path = "support/run.rs"]
+mod run;
 #[path = "cli_convert/tsfile.rs"]
 mod tsfile;
 

@@ -3,9 +3,11 @@
 //! stdout is what it is without; without a flag (stderr is a pipe here, not a terminal)
 //! and with `--no-progress`, stderr stays empty.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+#[path = "support/run.rs"]
+mod run;
 
 /// A fresh directory for one test's files.
 fn tmp(name: &str) -> PathBuf {
@@ -20,22 +22,11 @@ fn tmp(name: &str) -> PathBuf {
 /// Runs colfile from the repository root with `input` on stdin: (exit code, stdout, stderr).
 fn run(args: &[&str], input: &str, env: &[(&str, &Path)]) -> (i32, String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_colfile"));
-    cmd.args(args)
-        .current_dir(colfile_testkit::repo_root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.args(args).current_dir(colfile_testkit::repo_root());
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run::with_stdin(&mut cmd, input).unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

@@ -3,8 +3,10 @@
 //! shell's syntax check and the page renders under groff without warnings (each check
 //! skipped when the program is not installed).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
+
+#[path = "support/run.rs"]
+mod run;
 
 fn colfile(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_colfile"))
@@ -152,20 +154,7 @@ fn the_page_has_its_sections_and_examples() {
 
 /// Runs `program args` with `input` on stdin, or `None` when it is not installed.
 fn run_tool(program: &str, args: &[&str], input: &str) -> Option<Output> {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .ok()?;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    Some(child.wait_with_output().unwrap())
+    run::with_stdin(Command::new(program).args(args), input).ok()
 }
 
 fn assert_clean(what: &str, out: &Output) {

@@ -8,6 +8,8 @@
 use colfile_testkit as common;
 #[path = "cli_convert/fixtures.rs"]
 mod fixtures;
+#[path = "support/run.rs"]
+mod run;
 
 use arrow_array::{Array, Int64Array, RecordBatch};
 use arrow_schema::{DataType, TimeUnit};

@@ -30,17 +30,6 @@
 //! assert_eq!(Values::Int64(vec![1]), colfile::tsfile::Values::Int64(vec![1]));
 //! ```
 
-/// Declares a folder public with the `unstable` feature and crate-private without it.
-macro_rules! unstable_mod {
-    ($name:ident) => {
-        #[cfg(feature = "unstable")]
-        #[cfg_attr(docsrs, doc(cfg(feature = "unstable")))]
-        pub mod $name;
-        #[cfg(not(feature = "unstable"))]
-        pub(crate) mod $name;
-    };
-}
-
 pub mod dataset;
 pub mod format;
 pub mod mods;

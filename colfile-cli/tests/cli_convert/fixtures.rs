@@ -6,9 +6,8 @@ pub use crate::common::tsdump::parse_lines;
 use colfile::rcfile::{HiveType, Schema, Timestamp};
 use serde_json::Value as Json;
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 pub fn colfile() -> Command {
     Command::new(env!("CARGO_BIN_EXE_colfile"))
@@ -37,20 +36,7 @@ pub fn run(args: &[String]) -> Output {
 }
 
 pub fn run_with_stdin(args: &[String], input: &str) -> Output {
-    let mut child = colfile()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    crate::run::with_stdin(colfile().args(args), input).unwrap()
 }
 
 pub fn convert(input: &Path, output: &Path, args: &[String]) -> Output {

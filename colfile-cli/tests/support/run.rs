@@ -1,8 +1,10 @@
-//! Running the `colfile` binary from a test: its output, its stdout when it succeeds, and a
-//! fresh temporary folder.
+//! Running the `colfile` binary (or any program) from a test: its output, with `input` on
+//! stdin, its stdout when it succeeds, and a fresh temporary folder.
+#![allow(dead_code)]
 
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// Runs `colfile ARGS`.
 pub fn colfile(args: &[&str]) -> Output {
@@ -23,4 +25,16 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("colfile-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Runs `cmd` with `input` on its stdin and its stdout and stderr captured; `Err` when the
+/// program cannot be started.
+pub fn with_stdin(cmd: &mut Command, input: &str) -> std::io::Result<Output> {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    child.stdin.take().unwrap().write_all(input.as_bytes())?;
+    child.wait_with_output()
 }
