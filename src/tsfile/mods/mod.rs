@@ -247,6 +247,16 @@ impl Modifications {
         Ok(Self::new(found.unwrap_or_default()))
     }
 
+    /// Both sets of deletions: `self`'s, then `other`'s.
+    pub fn union(self, other: Modifications) -> Self {
+        if other.is_empty() {
+            return self;
+        }
+        let mut all = self.deletions;
+        all.extend(other.deletions);
+        Self::new(all)
+    }
+
     /// The deletions, in file order (text file first).
     pub fn deletions(&self) -> &[Deletion] {
         &self.deletions

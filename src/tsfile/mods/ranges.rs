@@ -36,6 +36,42 @@ impl TimeRanges {
         &self.ranges
     }
 
+    /// Every time in either `self` or `other`.
+    ///
+    /// ```
+    /// use colfile::tsfile::mods::TimeRanges;
+    /// let a = TimeRanges::from_ranges([(1, 3)]);
+    /// assert_eq!(a.union(&TimeRanges::from_ranges([(4, 6)])).ranges(), &[(1, 6)]);
+    /// ```
+    pub fn union(&self, other: &TimeRanges) -> TimeRanges {
+        TimeRanges::from_ranges(self.ranges.iter().chain(&other.ranges).copied())
+    }
+
+    /// The times in both `self` and `other`.
+    ///
+    /// ```
+    /// use colfile::tsfile::mods::TimeRanges;
+    /// let a = TimeRanges::from_ranges([(1, 5), (8, 9)]);
+    /// let b = TimeRanges::from_ranges([(4, 8)]);
+    /// assert_eq!(a.intersection(&b).ranges(), &[(4, 5), (8, 8)]);
+    /// ```
+    pub fn intersection(&self, other: &TimeRanges) -> TimeRanges {
+        let (mut i, mut j) = (0, 0);
+        let mut out = Vec::new();
+        while let (Some(&(a0, a1)), Some(&(b0, b1))) = (self.ranges.get(i), other.ranges.get(j)) {
+            let (lo, hi) = (a0.max(b0), a1.min(b1));
+            if lo <= hi {
+                out.push((lo, hi));
+            }
+            if a1 < b1 {
+                i += 1;
+            } else {
+                j += 1;
+            }
+        }
+        TimeRanges { ranges: out }
+    }
+
     /// True when nothing is deleted.
     pub fn is_empty(&self) -> bool {
         self.ranges.is_empty()

@@ -21,6 +21,8 @@ pub enum Reason {
     Values,
     /// The query's limit was reached.
     Limit,
+    /// IoTDB deletions (`.mods`) cover all of it.
+    Deleted,
 }
 
 impl Reason {
@@ -33,6 +35,7 @@ impl Reason {
             Reason::Time => "time statistics",
             Reason::Values => "value statistics",
             Reason::Limit => "limit reached",
+            Reason::Deleted => "deleted (.mods)",
         }
     }
 }

@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 
 use super::chunk_reader::check_type;
 use super::chunk_reader::overlaps;
+use super::deletions::drop_points;
 use super::explain::{Explain, Reason};
 use super::metadata::FileParts;
 use super::pages::PagedChunk;
@@ -20,6 +21,7 @@ use crate::tsfile::format::batch::DeviceBatch;
 use crate::tsfile::format::headers::ChunkKind;
 use crate::tsfile::format::values::Values;
 use crate::tsfile::format::{Encoding, Statistics};
+use crate::tsfile::mods::{DeletedRanges, TimeRanges};
 use crate::{Error, Result};
 
 /// One series of a non-aligned device: its pending chunks and decoded points.
@@ -44,12 +46,17 @@ pub(super) fn next_non_aligned<S: ByteSource>(
     let (start, end) = q.range();
     if series_state.is_none() {
         let mut cursors = Vec::new();
-        for (s, (_, t)) in plan.field_series.iter().zip(&plan.fields) {
+        for (j, (s, (_, t))) in plan.field_series.iter().zip(&plan.fields).enumerate() {
             let mut chunks = VecDeque::new();
+            let deleted = field_deletions(plan, j);
             for c in s.iter().flat_map(chunks_of) {
                 ex.chunks.consider();
                 if c.1.as_ref().is_some_and(|st| !overlaps(st, start, end)) {
                     ex.chunks.skip(Reason::Time);
+                } else if c.1.as_ref().is_some_and(|st| {
+                    st.count > 0 && deleted.is_some_and(|d| d.covers(c.0, st.start_time, st.end_time))
+                }) {
+                    ex.chunks.skip(Reason::Deleted);
                 } else {
                     chunks.push_back(c);
                 }
@@ -110,7 +117,9 @@ pub(super) fn next_non_aligned<S: ByteSource>(
             .as_ref()
             .is_some_and(|st| start <= st.start_time && st.end_time <= end);
         let before = s.times.len();
-        read_chunk(r, (off, st.as_ref()), covered, (start, end), s, codecs, ex)
+        let deleted = field_deletions(plan, j).map(|d| d.for_chunk(off));
+        let deleted = deleted.unwrap_or_default();
+        read_chunk(r, (off, st.as_ref()), covered, (start, end), &deleted, s, codecs, ex)
             .map_err(|e| {
                 // Name the series (device.measurement), not only the device.
                 let name = plan.fields.get(j).map_or("", |f| f.0.as_str());
@@ -121,12 +130,21 @@ pub(super) fn next_non_aligned<S: ByteSource>(
     }
 }
 
-/// Reads a non-aligned chunk, appending the points of its pages that may be in range.
+/// The deletions of field `j` of the plan, if any.
+fn field_deletions(plan: &DevicePlan, j: usize) -> Option<&DeletedRanges> {
+    let d = plan.deletions.as_ref()?.fields.get(j)?;
+    (!d.is_empty()).then_some(d)
+}
+
+/// Reads a non-aligned chunk, appending the points of its pages that may be in range and
+/// that `deleted` does not hide.
+#[allow(clippy::too_many_arguments)]
 fn read_chunk<S: ByteSource>(
     r: &FileParts<'_, S>,
     (offset, stats): (u64, Option<&Statistics>),
     covered: bool,
     (start, end): (i64, i64),
+    deleted: &TimeRanges,
     s: &mut SeriesCursor,
     codecs: &mut PageCodecs,
     ex: &mut Explain,
@@ -149,8 +167,13 @@ fn read_chunk<S: ByteSource>(
                 ex.pages.skip(Reason::Time);
                 continue;
             }
+            if st.is_some_and(|st| st.count > 0 && deleted.covers(st.start_time, st.end_time)) {
+                ex.pages.skip(Reason::Deleted);
+                continue;
+            }
         }
         pc.decompress(r.source, p, codecs, r.limits, &mut buf)?;
+        let before = s.times.len();
         let count = pc.page_stats(k, stats).map(|st| st.count);
         points
             .decode_page(count, |max| {
@@ -158,6 +181,7 @@ fn read_chunk<S: ByteSource>(
                 page::decode_non_aligned(&buf, Encoding::Ts2Diff, dt, enc, max, times, values)
             })
             .map_err(|e| e.at_offset(p.offset).in_page(p.index))?;
+        drop_points(&mut s.times, &mut s.values, before, deleted)?;
     }
     Ok(())
 }

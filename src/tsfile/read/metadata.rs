@@ -26,6 +26,8 @@ pub(crate) struct FileParts<'a, S: ?Sized> {
     pub metadata: &'a FileMetadata,
     /// Caps on what it may ask for.
     pub limits: &'a Limits,
+    /// The deletions to apply (empty: none).
+    pub mods: &'a crate::tsfile::mods::Modifications,
 }
 
 pub use crate::tsfile::format::{MAGIC, VERSION};

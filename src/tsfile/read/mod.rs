@@ -12,6 +12,7 @@
 //! | `scan` | the aligned (table-model) device scan |
 //! | `merge` | the non-aligned (tree-model) device scan, merging series by time |
 //! | `rows` | rows kept by the time range and the filter; cutting a batch in two |
+//! | `deletions` | the chunks, pages and points that IoTDB deletions (`.mods`) hide |
 //! | `chunk_reader`, `pages` | a chunk's header and pages, read and decompressed |
 //! | `points` | how many points a chunk's pages may decode to |
 //!
@@ -22,6 +23,7 @@
 //! [`DeviceBatch`]: super::DeviceBatch
 
 pub mod chunk_reader;
+mod deletions;
 pub mod explain;
 pub mod filter;
 pub mod filter_parse;

@@ -3,6 +3,7 @@
 //! tags, its series' time and value statistics) before any chunk is read.
 
 use super::chunk_reader::overlaps;
+use super::deletions::DeviceDeletions;
 use super::explain::Reason;
 use super::filter::{test_stats, test_value, Filter, Tri};
 use super::metadata::{DeviceIndex, FileParts};
@@ -35,6 +36,8 @@ pub(super) struct DevicePlan {
     pub time: Option<TimeseriesMetadata>,
     /// Each field's series (`None`: not in this device).
     pub field_series: Vec<Option<TimeseriesMetadata>>,
+    /// What the file's deletions hide of this device (`None`: nothing).
+    pub deletions: Option<DeviceDeletions>,
 }
 
 /// The tags of a table-model device: (name, value) in schema order.
@@ -159,6 +162,7 @@ impl DevicePlan {
                     .cloned()
             })
             .collect();
+        let deletions = DeviceDeletions::new(r.mods, device, &fields, time.is_some(), &series);
         Ok(DevicePlan {
             device: device.clone(),
             tags,
@@ -167,6 +171,7 @@ impl DevicePlan {
             n_out,
             time,
             field_series,
+            deletions,
         })
     }
 
@@ -196,13 +201,18 @@ impl DevicePlan {
         (verdict == Tri::No).then_some(Reason::Values)
     }
 
-    /// The filter over some rows: tags exact, field `j` judged by `stats(j)`.
+    /// The filter over some rows: tags exact, field `j` judged by `stats(j)`. Always
+    /// `Maybe` for a device with deletions: the file's statistics still count deleted points
+    /// (a deleted value is null, which a null count would deny).
     pub fn verdict<'a>(
         &self,
         f: &Filter,
         rows: Option<u64>,
         stats: impl Fn(usize) -> Option<&'a Statistics>,
     ) -> Tri {
+        if self.deletions.is_some() {
+            return Tri::Maybe;
+        }
         f.eval(&mut |leaf| {
             let c = leaf.leaf_column().unwrap_or_default();
             match self.fields.iter().position(|(n, _)| n == c) {

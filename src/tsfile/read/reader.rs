@@ -11,6 +11,7 @@
 
 use std::collections::VecDeque;
 use std::ops::Deref;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::chunk_reader::RawChunk;
@@ -21,11 +22,12 @@ use super::plan::{check_filter, device_tags, tag_verdict, DevicePlan};
 pub use super::query::Query;
 use super::rows::{append_rows, retain_rows, split_rows};
 use super::scan::DeviceScan;
-use crate::source::ByteSource;
+use crate::source::{ByteSource, FileSource};
 use crate::tsfile::encoding::compression::PageCodecs;
 use crate::tsfile::format::batch::DeviceBatch;
 use crate::tsfile::format::index::TimeseriesMetadata;
 use crate::tsfile::format::{DeviceId, Encoding};
+use crate::tsfile::mods::Modifications;
 use crate::{Error, Limits, Result};
 
 /// Reads a TsFile from a byte-range source.
@@ -45,6 +47,8 @@ pub struct TsFileReader<S> {
     pub(super) source: S,
     pub(super) metadata: FileMetadata,
     pub(super) limits: Limits,
+    /// IoTDB deletions every query applies (empty: none).
+    mods: Modifications,
 }
 
 /// What a [`TsFileReader`] is opened with; made by [`TsFileReader::builder`].
@@ -53,6 +57,10 @@ pub struct TsFileReader<S> {
 pub struct TsFileReaderBuilder<S> {
     source: S,
     limits: Limits,
+    mods: Modifications,
+    /// Load `<path>.mods` and `<path>.mods2` at build.
+    mods_of: Option<PathBuf>,
+    apply_mods: bool,
 }
 
 impl<S: ByteSource> TsFileReaderBuilder<S> {
@@ -62,9 +70,68 @@ impl<S: ByteSource> TsFileReaderBuilder<S> {
         self
     }
 
-    /// Reads and checks the footer.
+    /// IoTDB deletions for every query to apply (added to those of
+    /// [`with_mods_of`](Self::with_mods_of)). See [`crate::tsfile::mods`].
+    pub fn with_modifications(mut self, mods: Modifications) -> Self {
+        self.mods = mods;
+        self
+    }
+
+    /// Applies the deletions recorded beside the TsFile at `tsfile` (`<tsfile>.mods`,
+    /// `<tsfile>.mods2`; none if neither exists), loaded by [`build`](Self::build).
+    /// [`TsFileReader::open_path`] does this for you.
+    pub fn with_mods_of(mut self, tsfile: impl AsRef<Path>) -> Self {
+        self.mods_of = Some(tsfile.as_ref().to_path_buf());
+        self
+    }
+
+    /// Whether queries apply deletions at all (default true). `false` is the opt-out: every
+    /// point stored in the file comes back, as if no `.mods` file existed.
+    pub fn with_mods(mut self, apply: bool) -> Self {
+        self.apply_mods = apply;
+        self
+    }
+
+    /// Reads and checks the footer (and loads the modification files).
+    ///
+    /// Errors: as [`TsFileReader::open`]; a damaged modification file, located in it.
     pub fn build(self) -> Result<TsFileReader<S>> {
-        TsFileReader::open_with_limits(self.source, self.limits)
+        let mut reader = TsFileReader::open_with_limits(self.source, self.limits)?;
+        if self.apply_mods {
+            let mut mods = self.mods;
+            if let Some(path) = &self.mods_of {
+                let beside = Modifications::for_tsfile_with(path, &reader.limits)?;
+                mods = mods.union(beside);
+            }
+            reader.mods = mods;
+        }
+        Ok(reader)
+    }
+}
+
+impl TsFileReader<FileSource> {
+    /// Opens the TsFile at `path` and applies IoTDB's deletions recorded beside it
+    /// (`<path>.mods`, `<path>.mods2`): deleted points never come back from a query. For the
+    /// stored points as written, use [`path_builder`](Self::path_builder) with
+    /// [`with_mods(false)`](TsFileReaderBuilder::with_mods).
+    ///
+    /// ```
+    /// use colfile::tsfile::{Query, TsFileReader};
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/basic.tsfile");
+    /// let reader = TsFileReader::open_path(path)?;
+    /// assert!(reader.modifications().is_empty()); // no basic.tsfile.mods
+    /// let raw = TsFileReader::path_builder(path)?.with_mods(false).build()?;
+    /// assert_eq!(raw.metadata().version(), reader.metadata().version());
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn open_path(path: impl AsRef<Path>) -> Result<Self> {
+        Self::path_builder(path)?.build()
+    }
+
+    /// A [`TsFileReaderBuilder`] over the file at `path` that loads its modification files.
+    pub fn path_builder(path: impl AsRef<Path>) -> Result<TsFileReaderBuilder<FileSource>> {
+        let path = path.as_ref();
+        Ok(TsFileReader::builder(FileSource::open(path)?).with_mods_of(path))
     }
 }
 
@@ -75,6 +142,7 @@ impl<S: ByteSource> TsFileReader<S> {
             source: &self.source,
             metadata: &self.metadata,
             limits: &self.limits,
+            mods: &self.mods,
         }
     }
 
@@ -94,6 +162,9 @@ impl<S: ByteSource> TsFileReader<S> {
         TsFileReaderBuilder {
             source,
             limits: Limits::default(),
+            mods: Modifications::default(),
+            mods_of: None,
+            apply_mods: true,
         }
     }
 
@@ -109,7 +180,14 @@ impl<S: ByteSource> TsFileReader<S> {
             source,
             metadata,
             limits,
+            mods: Modifications::default(),
         })
+    }
+
+    /// The deletions that queries apply (empty unless set through the builder or
+    /// [`open_path`](TsFileReader::open_path)).
+    pub fn modifications(&self) -> &Modifications {
+        &self.mods
     }
 
     /// The footer: tables, schemas, properties, and the index to devices and series.

@@ -7,6 +7,7 @@
 //! headers read, then the payloads of the pages kept. Rows are filtered after decoding.
 
 use super::chunk_reader::{check_type, overlaps};
+use super::deletions::null_deleted;
 use super::explain::{Explain, Reason};
 use super::filter::Tri;
 use super::merge::{next_non_aligned, SeriesCursor};
@@ -15,6 +16,7 @@ use super::pages::PagedChunk;
 use super::plan::{chunks_of, ChunkRef, DevicePlan};
 use super::points::ChunkPoints;
 use super::query::Query;
+use super::rows::retain_rows;
 use crate::source::ByteSource;
 use crate::tsfile::encoding::compression::PageCodecs;
 use crate::tsfile::encoding::page;
@@ -94,6 +96,15 @@ impl DeviceScan {
                 ex.chunks.skip(Reason::Time);
                 continue;
             }
+            let rows_deleted = plan.deletions.as_ref().map(|d| d.rows_in_chunk(i, *offset));
+            let rows_deleted = rows_deleted.unwrap_or_default();
+            let all_deleted = |s: &crate::tsfile::format::Statistics| {
+                s.count > 0 && rows_deleted.covers(s.start_time, s.end_time)
+            };
+            if stats.as_ref().is_some_and(all_deleted) {
+                ex.chunks.skip(Reason::Deleted);
+                continue;
+            }
             let rows = stats.as_ref().map(|s| u64::from(s.count));
             if let Some(f) = &q.filter {
                 let v = plan.verdict(f, rows, |j| value_ref(j).and_then(|(_, s)| s.as_ref()));
@@ -121,6 +132,9 @@ impl DeviceScan {
                 if st.is_some_and(|s| !overlaps(s, start, end)) {
                     *kept = false;
                     ex.pages.skip(Reason::Time);
+                } else if st.is_some_and(all_deleted) {
+                    *kept = false;
+                    ex.pages.skip(Reason::Deleted);
                 }
             }
             let mut opened: Vec<Option<PagedChunk>> =
@@ -199,6 +213,13 @@ impl DeviceScan {
                 };
                 read_value_pages(r, &pc, n_pages, &keep, &rows_of, col, codecs)
                     .map_err(|e| e.in_chunk(*off))?;
+                if let Some(d) = plan.deletions.as_ref().and_then(|d| d.fields.get(j)) {
+                    null_deleted(col, &batch.times, &d.for_chunk(*off))?;
+                }
+            }
+            if !rows_deleted.is_empty() {
+                let keep: Vec<bool> = batch.times.iter().map(|&t| !rows_deleted.contains(t)).collect();
+                retain_rows(&mut batch, &keep)?;
             }
             plan.finish_batch(&mut batch, q)?;
             if batch.times.is_empty() {
