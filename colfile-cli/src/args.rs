@@ -45,6 +45,8 @@ pub struct ReadArgs {
     pub csv: CsvOptions,
     /// `scan`: `Some(true)` for `--progress`, `Some(false)` for `--no-progress`.
     pub progress: Option<bool>,
+    /// TsFile: `--no-mods`, return the stored points without IoTDB's deletions.
+    pub no_mods: bool,
 }
 
 /// Flags of the read commands (`cat`, `scan`, `verify`, `recover`) that set [`Limits`]:
@@ -135,6 +137,7 @@ impl ReadArgs {
             limits: Limits::default(),
             csv: CsvOptions::default(),
             progress: None,
+            no_mods: false,
         };
         let mut ddl_serde = None;
         while let Some(arg) = p.next()? {
@@ -177,6 +180,7 @@ impl ReadArgs {
                 Long("where") => a.filter = Some(string(p.value()?)?),
                 Long("offset") if is_cat => a.offset = Some(p.value()?.parse()?),
                 Long("explain") => a.explain = true,
+                Long("no-mods") => a.no_mods = true,
                 Long("progress") if !is_cat => a.progress = Some(true),
                 Long("no-progress") if !is_cat => a.progress = Some(false),
                 Value(v) => a.paths.push(PathBuf::from(v)),

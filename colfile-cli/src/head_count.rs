@@ -55,6 +55,7 @@ struct CountArgs {
     paths: Vec<PathBuf>,
     table: Option<String>,
     limits: Limits,
+    no_mods: bool,
 }
 
 impl CountArgs {
@@ -64,6 +65,7 @@ impl CountArgs {
             paths: Vec::new(),
             table: None,
             limits: Limits::default(),
+            no_mods: false,
         };
         while let Some(arg) = p.next()? {
             match arg {
@@ -76,6 +78,7 @@ impl CountArgs {
                         Failure::usage(format!("argument {v:?} is not valid UTF-8"))
                     })?)
                 }
+                Long("no-mods") => a.no_mods = true,
                 Value(v) => a.paths.push(PathBuf::from(v)),
                 _ => return Err(arg.unexpected().into()),
             }
@@ -104,13 +107,13 @@ fn rows_of(path: &Path, a: &CountArgs) -> Result<u64, Failure> {
             }
             Ok(n)
         }
-        (src, Format::TsFile) => ts_rows(src, a).map_err(located),
+        (src, Format::TsFile) => ts_rows(src, path, a).map_err(located),
     }
 }
 
-fn ts_rows(src: FileSource, a: &CountArgs) -> colfile::Result<u64> {
-    use colfile::tsfile::{Query, TsFileReader};
-    let r = TsFileReader::open_with_limits(src, a.limits.clone())?;
+fn ts_rows(src: FileSource, path: &Path, a: &CountArgs) -> colfile::Result<u64> {
+    use colfile::tsfile::Query;
+    let r = crate::ts_open::reader(src, path, &a.limits, a.no_mods)?;
     let mut q = Query::all();
     if let Some(t) = &a.table {
         q = q.table(t);

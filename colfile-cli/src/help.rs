@@ -69,7 +69,14 @@ pub const TS_QUERY: &[Opt] = &[
         "--where EXPR",
         "row filter: city = 'x' and (temp > 20 or temp is null)",
     ),
+    MODS,
 ];
+
+/// `--no-mods`: every TsFile reading command applies IoTDB's deletions unless told not to.
+pub const MODS: Opt = (
+    "--no-mods",
+    "ignore IoTDB deletions (FILE.mods, FILE.mods2): every stored point",
+);
 
 /// The CSV flags of `csv_opts::CSV_FLAGS` (`cat`, `head`, `convert`).
 pub const CSV_OPTS: &[Opt] = &[
@@ -223,10 +230,13 @@ take a K, M, G or T suffix (powers of \
         options: &[
             (
                 "",
-                &[(
-                    "--table T",
-                    "TsFile: count only this table (tree model: the leading path nodes)",
-                )],
+                &[
+                    (
+                        "--table T",
+                        "TsFile: count only this table (tree model: the leading path nodes)",
+                    ),
+                    MODS,
+                ],
             ),
             ("limits", LIMITS),
             ("", HELP_OPT),

@@ -44,6 +44,7 @@ mod read_cmds;
 mod schema_arg;
 mod shell_docs;
 mod sql_cmd;
+mod ts_open;
 mod ts_tools;
 mod tsfile_cmds;
 mod tsfile_spec;

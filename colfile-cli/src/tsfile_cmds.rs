@@ -45,7 +45,7 @@ pub(crate) fn query_of(a: &ReadArgs) -> Result<Query, Failure> {
 }
 
 fn open(a: &ReadArgs, src: FileSource) -> Result<TsFileReader<FileSource>, Failure> {
-    TsFileReader::open_with_limits(src, a.limits.clone())
+    crate::ts_open::reader(src, &a.file, &a.limits, a.no_mods)
         .map_err(|e| Failure::from(e).context(&a.file))
 }
 

@@ -100,6 +100,7 @@ impl ConvertArgs {
                 Long("progress") => a.progress = Some(true),
                 Long("no-progress") => a.progress = Some(false),
                 Long("no-header") => read_args.push("--no-header".into()),
+                Long("no-mods") => read_args.push("--no-mods".into()),
                 Long("timestamp-unit") => {
                     let u = string(p.value()?)?;
                     if !matches!(u.as_str(), "s" | "ms" | "us" | "ns") {

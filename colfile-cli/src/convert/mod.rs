@@ -198,9 +198,11 @@ fn run(a: &ConvertArgs, from: Fmt, to: Fmt, progress: pipe::SharedProgress) -> R
 /// which the row pipe converts.
 fn tree_copy(a: &ConvertArgs) -> Result<bool, Failure> {
     use colfile::source::FileSource;
-    use colfile::tsfile::{copy_tree, TsFileReader, TsFileWriter, WriterOptions};
+    use colfile::tsfile::{copy_tree, TsFileWriter, WriterOptions};
     let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
-    let reader = TsFileReader::open(FileSource::open(&a.input).map_err(ctx)?).map_err(ctx)?;
+    let src = FileSource::open(&a.input).map_err(ctx)?;
+    let reader = crate::ts_open::reader(src, &a.input, &a.read.limits, a.read.no_mods);
+    let reader = reader.map_err(ctx)?;
     if !reader.metadata().footer().schemas.is_empty() || is_dash(&a.output) {
         return Ok(false);
     }

@@ -16,7 +16,6 @@ use colfile::arrow::{
 };
 use colfile::compress::HadoopCodec;
 use colfile::source::FileSource;
-use colfile::tsfile::TsFileReader;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
@@ -107,7 +106,8 @@ pub(super) fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), F
         }
         Fmt::TsFile => {
             let src = FileSource::open(&a.input).map_err(ctx)?;
-            let reader = Arc::new(TsFileReader::open(src).map_err(ctx)?);
+            let reader = crate::ts_open::reader(src, &a.input, &a.read.limits, a.read.no_mods);
+            let reader = Arc::new(reader.map_err(ctx)?);
             let mut q = crate::tsfile_cmds::query_of(&a.read)?;
             if let Some(t) = &a.read.table {
                 q = q.table(t);

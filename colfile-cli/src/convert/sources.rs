@@ -235,7 +235,8 @@ impl TsSource {
     fn open(a: &ConvertArgs, to: Fmt) -> Result<Self, Failure> {
         let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
         let src = FileSource::open(&a.input).map_err(ctx)?;
-        let reader: SharedReader = Arc::new(TsFileReader::open(src).map_err(ctx)?);
+        let reader = crate::ts_open::reader(src, &a.input, &a.read.limits, a.read.no_mods);
+        let reader: SharedReader = Arc::new(reader.map_err(ctx)?);
         let schemas = reader.metadata().footer().schemas.clone();
         let tree = schemas.is_empty();
         let table = match &a.read.table {
