@@ -223,6 +223,7 @@ pub const SQL: Help = Help {
                     "answer count/min/max from TsFile statistics and skip pages by them \
                      (faster, wrong where statistics disagree with the values)",
                 ),
+                crate::help::MODS,
             ],
         ),
         ("", PROGRESS),
@@ -241,6 +242,7 @@ cargo build --release -p colfile-datafusion",
     overview: "  sql 'SELECT ...' [NAME=]LOCATION...   SQL over files, directories or globs (each a table)
                [--table T] [--time-unit s|ms|us|ns] [--schema S --serde text|binary]
                [--format table|csv|jsonl] [--partitions N] [--explain] [--progress|--no-progress]
+               [--trust-statistics] [--no-mods]
                (runs colfile-sql from the colfile-datafusion crate:
                 cargo build --release -p colfile-datafusion)",
 };

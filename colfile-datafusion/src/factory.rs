@@ -5,8 +5,8 @@
 //! - TsFile takes its schema from the files: leave out the column list. Options: `table`
 //!   (which table of the files; default their only table; for tree-model files a path
 //!   prefix such as `root.sg1`, default every device), `time_unit` (`s`, `ms`, `us`, `ns`;
-//!   default `ms`), `lossy_utf8` and `trust_statistics` (`true`/`false`, see
-//!   [`TsFileOptions`]).
+//!   default `ms`), `lossy_utf8`, `trust_statistics` and `apply_mods` (IoTDB deletions
+//!   in `FILE.mods`/`FILE.mods2`, default `true`) (`true`/`false`, see [`TsFileOptions`]).
 //! - RCFile keeps no schema: give the columns in the statement (their Arrow types map to Hive
 //!   types, see `colfile::arrow`) or as option `schema` (a Hive schema, `id:int,tags:array<string>`).
 //!   Options: `serde` (`binary`, Hive's default for RCFile, or `text`), `split_size` (bytes),
@@ -90,6 +90,9 @@ impl TableProviderFactory for ColfileTableFactory {
                 }
                 if let Some(b) = options.take("trust_statistics") {
                     o.trust_statistics = flag(&b)?;
+                }
+                if let Some(b) = options.take("apply_mods") {
+                    o.apply_mods = flag(&b)?;
                 }
                 options.done()?;
                 let files = files(&cmd.locations, Some(".tsfile"))?;

@@ -56,6 +56,10 @@ pub struct TsFileOptions {
     /// values (the C++ writer's SPRINTZ INT64 extremes, for one) then gives answers that
     /// disagree with its rows.
     pub trust_statistics: bool,
+    /// Apply IoTDB's deletions recorded beside each file (`FILE.mods`, `FILE.mods2`;
+    /// default `true`): deleted points are not rows, and the statistics of a table with
+    /// any deletion are never exact, since the files' statistics still count them.
+    pub apply_mods: bool,
 }
 
 impl Default for TsFileOptions {
@@ -65,6 +69,7 @@ impl Default for TsFileOptions {
             time_unit: TimeUnit::Millisecond,
             lossy_utf8: false,
             trust_statistics: false,
+            apply_mods: true,
         }
     }
 }
@@ -119,7 +124,12 @@ impl TsFileTable {
         let mut levels = 0usize;
         let prefix = options.table.as_deref().map(tree::prefix_nodes);
         for file in files {
-            let reader = Arc::new(TsFileReader::open(CountedSource::open(&file.path)?)?);
+            let reader = TsFileReader::builder(CountedSource::open(&file.path)?)
+                .with_mods_of(&file.path)
+                .with_mods(options.apply_mods)
+                .build()
+                .map_err(|e| e.with_file(&file))?;
+            let reader = Arc::new(reader);
             let tree = reader.metadata().footer().schemas.is_empty();
             let (query, devices) = if tree {
                 let devices: Vec<DeviceId> = reader
@@ -204,7 +214,9 @@ impl TsFileTable {
             fields = all;
         }
         let schema = Arc::new(Schema::new(fields));
-        let statistics = table_statistics(&open, &schema, options.trust_statistics)?;
+        // Stored statistics count deleted points: never exact once anything is deleted.
+        let deletions = open.iter().any(|f| !f.reader.modifications().is_empty());
+        let statistics = table_statistics(&open, &schema, options.trust_statistics && !deletions)?;
         Ok(TsFileTable {
             files: open,
             options,
