@@ -78,6 +78,8 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Location {
+    /// The file, when the error comes from reading several (a directory, a dataset).
+    pub file: Option<std::path::PathBuf>,
     /// Absolute byte offset in the file (or in the decompressed buffer named by `section`).
     pub offset: Option<u64>,
     /// Row group (RCFile) index, counted from 0 in the file.
@@ -105,6 +107,9 @@ impl Location {
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = Vec::new();
+        if let Some(p) = &self.file {
+            parts.push(format!("file {}", p.display()));
+        }
         if let Some(s) = self.section {
             parts.push(format!("in {s}"));
         }
@@ -298,6 +303,20 @@ impl Error {
     pub fn in_series(mut self, series: impl FnOnce() -> String) -> Self {
         if self.inner.location.series.is_none() {
             self.inner.location.series = Some(series());
+        }
+        self
+    }
+    /// Sets the file unless already set.
+    ///
+    /// ```
+    /// let e = colfile::Error::corrupt("tsfile", "bad magic").at_offset(0).in_file("a.tsfile");
+    /// assert_eq!(e.location().file.as_deref(), Some(std::path::Path::new("a.tsfile")));
+    /// assert!(e.to_string().contains("file a.tsfile, at byte 0"));
+    /// ```
+    pub fn in_file(mut self, path: impl AsRef<std::path::Path>) -> Self {
+        let f = &mut self.inner.location.file;
+        if f.is_none() {
+            *f = Some(path.as_ref().to_path_buf());
         }
         self
     }

@@ -5,12 +5,18 @@
 //! [`Dataset::open`] walks a directory and lists its [`DataFile`]s in a fixed order;
 //! [`Dataset::files_for`] keeps those whose time index says they may hold a device in a
 //! time range; [`MergePriority`], [`merge_points`] and [`merge_rows`] resolve equal
-//! timestamps across files. A reader of the whole directory:
+//! timestamps across files; [`Dataset::query`] reads the whole directory as IoTDB would
+//! answer: per device, the files its time index allows, each with its own `.mods`/`.mods2`
+//! deletions applied, merged by that priority ([`DatasetRows`]).
 //!
-//! 1. `Dataset::open(dir)`, then `files_for(Some(&device), range)`;
-//! 2. per kept file, read the series and drop what its own `.mods`/`.mods2` deletes;
-//! 3. tag each chunk's points with `file.priority(chunk_offset)` and merge them with
-//!    [`merge_points`] (non-aligned) or [`merge_rows`] (aligned).
+//! ```no_run
+//! use colfile::tsfile::dataset::Dataset;
+//! use colfile::tsfile::Query;
+//! let ds = Dataset::open("backup/data/datanode/data")?;
+//! let rows: usize = ds.query(&Query::all())?.map(|b| b.map(|b| b.len())).sum::<colfile::Result<_>>()?;
+//! println!("{rows} rows in {} files", ds.files.len());
+//! # Ok::<(), colfile::Error>(())
+//! ```
 //!
 //! Which files are live (the rules, as decided here):
 //!
@@ -28,6 +34,7 @@
 
 mod layout;
 mod priority;
+mod query;
 mod resource;
 
 use std::collections::BTreeMap;
@@ -37,6 +44,7 @@ pub use layout::{Space, TsFileName};
 pub use priority::{
     merge_points, merge_rows, FillNulls, KeepWinner, Merge, MergePriority, MergeSource,
 };
+pub use query::{DatasetRows, DatasetStats, ReadOptions};
 pub use resource::{Resource, TimeIndexKind, TimeRange};
 
 use crate::source::FileSource;

@@ -31,6 +31,8 @@ pub(super) struct SeriesCursor {
     times: Vec<i64>,
     values: Values,
     pos: usize,
+    /// The header offset of the chunk each buffered point came from.
+    origins: Vec<u64>,
 }
 
 /// The next batch of a non-aligned device: its series' chunks merged by time, `series_state`
@@ -66,6 +68,7 @@ pub(super) fn next_non_aligned<S: ByteSource>(
                 times: Vec::new(),
                 values: Values::for_type(*t)?,
                 pos: 0,
+                origins: Vec::new(),
             });
         }
         *series_state = Some(cursors);
@@ -111,6 +114,7 @@ pub(super) fn next_non_aligned<S: ByteSource>(
             continue;
         };
         s.times.drain(..s.pos.min(s.times.len()));
+        s.origins.drain(..s.pos.min(s.origins.len()));
         drain_values(&mut s.values, s.pos);
         s.pos = 0;
         let covered = st
@@ -127,7 +131,53 @@ pub(super) fn next_non_aligned<S: ByteSource>(
                     .in_series(|| format!("{}.{name}", plan.device))
             })?;
         ex.rows_decoded += (s.times.len() - before) as u64;
+        s.origins.resize(s.times.len(), off);
+        if before > 0 && s.times.get(before) <= s.times.get(before - 1) {
+            merge_overlap(s, before)?;
+        }
     }
+}
+
+/// Merges the chunk just appended at `at` into the buffered points before it, both runs in
+/// time order: at an equal time the point of the later chunk (larger header offset) stays,
+/// as IoTDB keeps the later flush of a file (an unsequence file's chunks may overlap).
+fn merge_overlap(s: &mut SeriesCursor, at: usize) -> Result<()> {
+    let n = s.times.len();
+    let mut times = Vec::with_capacity(n);
+    let mut origins = Vec::with_capacity(n);
+    let mut values = Values::new(s.values.physical());
+    let (mut i, mut j) = (0, at);
+    while i < at || j < n {
+        let (a, b) = (s.times.get(i).filter(|_| i < at), s.times.get(j));
+        let take = match (a, b) {
+            (Some(ta), Some(tb)) if ta == tb => {
+                // One time, two chunks: keep the later chunk's point.
+                let later = if s.origins.get(i) > s.origins.get(j) { i } else { j };
+                i += 1;
+                j += 1;
+                later
+            }
+            (Some(ta), Some(tb)) if ta < tb => {
+                i += 1;
+                i - 1
+            }
+            (Some(_), None) => {
+                i += 1;
+                i - 1
+            }
+            _ => {
+                j += 1;
+                j - 1
+            }
+        };
+        times.extend(s.times.get(take).copied());
+        origins.extend(s.origins.get(take).copied());
+        values.extend_from(&s.values, take..take + 1)?;
+    }
+    s.times = times;
+    s.origins = origins;
+    s.values = values;
+    Ok(())
 }
 
 /// The deletions of field `j` of the plan, if any.

@@ -30,11 +30,11 @@ pub mod filter_parse;
 mod merge;
 pub mod metadata;
 pub mod pages;
-mod plan;
+pub(crate) mod plan;
 pub(crate) mod points;
 pub mod query;
 pub mod reader;
-mod rows;
+pub(crate) mod rows;
 mod scan;
 
 pub use explain::Explain;

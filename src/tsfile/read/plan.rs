@@ -41,7 +41,7 @@ pub(super) struct DevicePlan {
 }
 
 /// The tags of a table-model device: (name, value) in schema order.
-pub(super) fn device_tags(
+pub(crate) fn device_tags(
     schema: Option<&TableSchema>,
     device: &DeviceId,
 ) -> Vec<(String, Option<String>)> {
