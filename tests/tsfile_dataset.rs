@@ -12,9 +12,7 @@ use colfile::tsfile::dataset::{
 use colfile::tsfile::{DeviceId, Query, TsFileReader, ValueRef};
 use colfile::{ErrorKind, Limits};
 
-#[path = "tsfile_dataset/support.rs"]
-mod support;
-use support::*;
+use colfile_testkit::iotdb::*;
 
 /// The `(time, s1, s2)` rows of `device` in a TsFile.
 fn read(path: &Path, device: &str) -> Vec<(i64, Vec<Option<i64>>)> {

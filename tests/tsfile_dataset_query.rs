@@ -13,9 +13,7 @@ use colfile::tsfile::{DeviceId, Filter, Query, TsFileReader, Value, ValueRef};
 use colfile::Limits;
 use proptest::prelude::*;
 
-#[path = "tsfile_dataset/support.rs"]
-mod support;
-use support::*;
+use colfile_testkit::iotdb::*;
 
 /// Per device, time → [s1, s2].
 type Table = BTreeMap<String, BTreeMap<i64, Vec<Option<i64>>>>;

@@ -47,6 +47,8 @@ pub struct ReadArgs {
     pub progress: Option<bool>,
     /// TsFile: `--no-mods`, return the stored points without IoTDB's deletions.
     pub no_mods: bool,
+    /// `--no-merge`: an IoTDB data directory read file by file, not as one dataset.
+    pub no_merge: bool,
 }
 
 /// Flags of the read commands (`cat`, `scan`, `verify`, `recover`) that set [`Limits`]:
@@ -138,6 +140,7 @@ impl ReadArgs {
             csv: CsvOptions::default(),
             progress: None,
             no_mods: false,
+            no_merge: false,
         };
         let mut ddl_serde = None;
         while let Some(arg) = p.next()? {
@@ -181,6 +184,7 @@ impl ReadArgs {
                 Long("offset") if is_cat => a.offset = Some(p.value()?.parse()?),
                 Long("explain") => a.explain = true,
                 Long("no-mods") => a.no_mods = true,
+                Long("no-merge") => a.no_merge = true,
                 Long("progress") if !is_cat => a.progress = Some(true),
                 Long("no-progress") if !is_cat => a.progress = Some(false),
                 Value(v) => a.paths.push(PathBuf::from(v)),

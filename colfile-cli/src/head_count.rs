@@ -56,6 +56,7 @@ struct CountArgs {
     table: Option<String>,
     limits: Limits,
     no_mods: bool,
+    no_merge: bool,
 }
 
 impl CountArgs {
@@ -66,6 +67,7 @@ impl CountArgs {
             table: None,
             limits: Limits::default(),
             no_mods: false,
+            no_merge: false,
         };
         while let Some(arg) = p.next()? {
             match arg {
@@ -79,6 +81,7 @@ impl CountArgs {
                     })?)
                 }
                 Long("no-mods") => a.no_mods = true,
+                Long("no-merge") => a.no_merge = true,
                 Value(v) => a.paths.push(PathBuf::from(v)),
                 _ => return Err(arg.unexpected().into()),
             }
@@ -128,6 +131,10 @@ fn ts_rows(src: FileSource, path: &Path, a: &CountArgs) -> colfile::Result<u64> 
 /// `count FILE...`: `N` for one file, else `PATH<TAB>N` per file and `total<TAB>N`.
 pub fn count(args: Vec<OsString>) -> Result<(), Failure> {
     let a = CountArgs::parse(args)?;
+    if let Some(dir) = crate::dataset_cmd::merged_dir(&a.paths, a.no_merge) {
+        let n = crate::dataset_cmd::count(dir, a.table.as_deref(), &a.limits, a.no_mods)?;
+        return crate::out_line(n);
+    }
     let single = !crate::multi::is_many(&a.paths);
     let files = crate::multi::expand(&a.paths, crate::multi::DATA_FILES)?;
     if single {

@@ -72,6 +72,15 @@ pub const TS_QUERY: &[Opt] = &[
     MODS,
 ];
 
+/// `--no-merge`: a directory laid out as IoTDB writes data is read as one merged dataset
+/// unless told not to (dataset_cmd.rs).
+pub const NO_MERGE: Opt = (
+    "--no-merge",
+    "an IoTDB data directory (sequence/, unsequence/): its files one by one, not merged",
+);
+
+const DATASET: &[Opt] = &[NO_MERGE];
+
 /// `--no-mods`: every TsFile reading command applies IoTDB's deletions unless told not to.
 pub const MODS: Opt = (
     "--no-mods",
@@ -145,6 +154,7 @@ pub const COMMANDS: &[Help] = &[
             ),
             ("CSV output", CSV_OPTS),
             ("TsFile", TS_QUERY),
+            ("", DATASET),
             ("", EXPLAIN),
             ("limits", LIMITS),
             ("", HELP_OPT),
@@ -153,6 +163,10 @@ pub const COMMANDS: &[Help] = &[
 name order, skipping names that start with . or _ such as Hive's _SUCCESS): their rows one \
 after the other, read with the same options; CSV has one header, --limit counts over all \
 files, --offset applies to each.
+An IoTDB data directory (holding sequence/ or unsequence/, or a database, region or partition \
+folder inside one) is one dataset: its live TsFiles merged device by device as IoTDB answers \
+(unsequence over sequence, then the higher version; .resource time ranges skip files; each \
+file's .mods applied); CSV then needs --columns; --no-merge reads its files one by one.
 Limits take a K, M, G or T suffix (powers of 1024); a file that needs more fails with exit \
 code 1.
 --schema takes Hive's DDL column form ('id bigint, tags array<string>, price decimal(10,2)': \
@@ -207,6 +221,7 @@ as their JSON text.",
             ),
             ("CSV output", CSV_OPTS),
             ("TsFile", TS_QUERY),
+            ("", DATASET),
             ("", EXPLAIN),
             ("limits", LIMITS),
             ("", HELP_OPT),
@@ -236,6 +251,7 @@ take a K, M, G or T suffix (powers of \
                         "TsFile: count only this table (tree model: the leading path nodes)",
                     ),
                     MODS,
+                    NO_MERGE,
                 ],
             ),
             ("limits", LIMITS),
@@ -269,6 +285,7 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
                 ],
             ),
             ("TsFile", TS_QUERY),
+            ("", DATASET),
             ("", EXPLAIN),
             ("", PROGRESS),
             ("limits", LIMITS),

@@ -32,6 +32,7 @@ mod args;
 mod convert;
 mod csv_opts;
 mod csv_shape;
+mod dataset_cmd;
 mod head_count;
 mod help;
 mod help_write;

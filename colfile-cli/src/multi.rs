@@ -67,6 +67,9 @@ pub fn is_many(paths: &[PathBuf]) -> bool {
 
 /// `cat` (and `head`): every file's rows in turn, as one output.
 pub fn cat(a: ReadArgs) -> Result<(), Failure> {
+    if let Some(dir) = crate::dataset_cmd::merged_dir(&a.paths, a.no_merge) {
+        return crate::dataset_cmd::cat(&a, dir);
+    }
     if !is_many(&a.paths) {
         return crate::read_cmds::cat_file(&a).map(|_| ());
     }
@@ -99,6 +102,10 @@ pub fn scan(a: ReadArgs) -> Result<(), Failure> {
 }
 
 fn scan_all(a: &ReadArgs, progress: &mut Progress) -> Result<(), Failure> {
+    if let Some(dir) = crate::dataset_cmd::merged_dir(&a.paths, a.no_merge) {
+        let s = crate::dataset_cmd::scan(a, dir, progress)?;
+        return crate::out_line(s);
+    }
     if !is_many(&a.paths) {
         progress.set_total(std::fs::metadata(&a.file).ok().map(|m| m.len()));
         let s = scan_file(a, progress)?;

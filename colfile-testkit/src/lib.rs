@@ -2,6 +2,8 @@
 //! fixtures are, loading their expected dumps, and comparing TsFile dumps.
 #![allow(missing_docs)]
 
+pub mod iotdb;
+
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 

@@ -205,6 +205,12 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    /// Whether `dir` is laid out as IoTDB writes data: it holds `sequence/` or
+    /// `unsequence/`, or it is a database, region or time-partition folder inside one.
+    pub fn is_iotdb_dir(dir: impl AsRef<Path>) -> bool {
+        matches!(layout::detect(dir.as_ref()), Ok(Root::Iotdb { .. }))
+    }
+
     /// Walks `dir` with default [`Limits`]; see [`Dataset::open_with_limits`].
     pub fn open(dir: impl AsRef<Path>) -> Result<Dataset> {
         Self::open_with_limits(dir, &Limits::default())

@@ -1,6 +1,6 @@
-//! Building IoTDB data directories in tests: TsFiles of `(time, s1, s2)` rows (devices
-//! under `root.sg.a*` aligned) and the test-side `.resource` writer.
-#![allow(dead_code)]
+//! Building IoTDB data directories in tests: TsFiles of `(time, s1, s2)` INT64 rows
+//! (devices under `root.sg.a*` aligned) and a test-side `.resource` writer for the byte
+//! layout of `docs/design/tsfile-v3-and-mods.md` §4 (time index types 1 and 3).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
