@@ -224,6 +224,7 @@ pub const SQL: Help = Help {
                      (faster, wrong where statistics disagree with the values)",
                 ),
                 crate::help::MODS,
+                crate::help::NO_MERGE,
             ],
         ),
         ("", PROGRESS),
@@ -242,7 +243,7 @@ cargo build --release -p colfile-datafusion",
     overview: "  sql 'SELECT ...' [NAME=]LOCATION...   SQL over files, directories or globs (each a table)
                [--table T] [--time-unit s|ms|us|ns] [--schema S --serde text|binary]
                [--format table|csv|jsonl] [--partitions N] [--explain] [--progress|--no-progress]
-               [--trust-statistics] [--no-mods]
+               [--trust-statistics] [--no-mods] [--no-merge]
                (runs colfile-sql from the colfile-datafusion crate:
                 cargo build --release -p colfile-datafusion)",
 };

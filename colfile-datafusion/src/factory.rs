@@ -5,8 +5,9 @@
 //! - TsFile takes its schema from the files: leave out the column list. Options: `table`
 //!   (which table of the files; default their only table; for tree-model files a path
 //!   prefix such as `root.sg1`, default every device), `time_unit` (`s`, `ms`, `us`, `ns`;
-//!   default `ms`), `lossy_utf8`, `trust_statistics` and `apply_mods` (IoTDB deletions
-//!   in `FILE.mods`/`FILE.mods2`, default `true`) (`true`/`false`, see [`TsFileOptions`]).
+//!   default `ms`), `lossy_utf8`, `trust_statistics`, `apply_mods` (IoTDB deletions
+//!   in `FILE.mods`/`FILE.mods2`, default `true`) and `merge` (an IoTDB data directory as
+//!   one merged dataset, default `true`) (`true`/`false`, see [`TsFileOptions`]).
 //! - RCFile keeps no schema: give the columns in the statement (their Arrow types map to Hive
 //!   types, see `colfile::arrow`) or as option `schema` (a Hive schema, `id:int,tags:array<string>`).
 //!   Options: `serde` (`binary`, Hive's default for RCFile, or `text`), `split_size` (bytes),
@@ -94,9 +95,18 @@ impl TableProviderFactory for ColfileTableFactory {
                 if let Some(b) = options.take("apply_mods") {
                     o.apply_mods = flag(&b)?;
                 }
+                if let Some(b) = options.take("merge") {
+                    o.merge = flag(&b)?;
+                }
                 options.done()?;
-                let files = files(&cmd.locations, Some(".tsfile"))?;
-                Arc::new(TsFileTable::with_files(files, o).map_err(df_err)?)
+                match cmd.locations.as_slice() {
+                    // One location: an IoTDB data directory is a merged dataset.
+                    [one] => Arc::new(TsFileTable::try_new(one, o).map_err(df_err)?),
+                    _ => {
+                        let files = files(&cmd.locations, Some(".tsfile"))?;
+                        Arc::new(TsFileTable::with_files(files, o).map_err(df_err)?)
+                    }
+                }
             }
             "RCFILE" => {
                 let schema = match options.take("schema") {

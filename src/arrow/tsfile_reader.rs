@@ -173,57 +173,104 @@ impl<S: ByteSource> TsFileArrowReader<S> {
     }
 
     fn convert(&self, batch: DeviceBatch) -> Result<RecordBatch> {
-        let DeviceBatch {
-            device,
-            tags,
-            times,
-            columns,
-            ..
-        } = batch;
-        let n = times.len();
-        let mut arrays: Vec<ArrayRef> = Vec::with_capacity(self.plan.columns.len() + 2);
-        if self.plan.tree {
-            arrays.push(repeated_string(Some(&device.to_string()), n)?);
-        }
-        arrays.push(time_array(self.unit, times, None)?);
-        let mut columns: Vec<Option<crate::tsfile::Column>> =
-            columns.into_iter().map(Some).collect();
-        for out in &self.plan.columns {
-            match out {
-                OutColumn::Tag(name) => {
-                    let v = tags
-                        .iter()
-                        .find(|(t, _)| t == name)
-                        .and_then(|(_, v)| v.as_deref());
-                    arrays.push(repeated_string(v, n)?);
-                }
-                OutColumn::Field(name, data_type) => {
-                    let col = columns
-                        .iter_mut()
-                        .find(|c| c.as_ref().is_some_and(|c| c.name == *name))
-                        .and_then(Option::take);
-                    let array = match col {
-                        Some(c) => {
-                            let opts = Opts {
-                                unit: self.unit,
-                                lossy: self.lossy,
-                                first_row: self.rows,
-                            };
-                            column_array(c, *data_type, n, &opts)
-                                .map_err(|e| e.in_series(|| format!("{device}.{name}")))?
-                        }
-                        None => {
-                            let t =
-                                super::tsfile_types::tsfile_type_to_arrow(*data_type, self.unit)?;
-                            arrow_array::new_null_array(&t, n)
-                        }
-                    };
-                    arrays.push(array);
-                }
+        convert(&self.plan, self.unit, self.lossy, self.rows, batch)
+    }
+}
+
+/// One tree-model [`DeviceBatch`] as an Arrow `RecordBatch`: `device`, `time`, then the
+/// batch's columns in its order, typed as [`TsFileArrowReader`] types them (for readers of
+/// batches that do not come from one file, such as
+/// [`Dataset::query`](crate::tsfile::dataset::Dataset::query)).
+///
+/// ```
+/// use colfile::arrow::tree_batch_to_arrow;
+/// use colfile::tsfile::{Column, DataType, DeviceBatch, DeviceId, Values};
+/// let batch = DeviceBatch {
+///     table: "root.sg".into(),
+///     device: DeviceId::from_tree_path("root.sg.d1")?,
+///     tags: vec![],
+///     times: vec![1, 2],
+///     columns: vec![Column { values: Values::Int64(vec![7]), present: vec![false, true], ..Column::new("s1", DataType::Int64)? }],
+/// };
+/// let rb = tree_batch_to_arrow(batch, arrow_schema::TimeUnit::Millisecond, false)?;
+/// assert_eq!((rb.num_rows(), rb.num_columns()), (2, 3));
+/// assert_eq!(rb.column(2).null_count(), 1);
+/// # Ok::<(), colfile::Error>(())
+/// ```
+pub fn tree_batch_to_arrow(batch: DeviceBatch, unit: TimeUnit, lossy: bool) -> Result<RecordBatch> {
+    let measurements: Vec<(String, crate::tsfile::DataType)> = batch
+        .columns
+        .iter()
+        .map(|c| (c.name.clone(), c.data_type))
+        .collect();
+    let plan = Plan {
+        query: Query::all(),
+        schema: super::tsfile_types::tree_to_arrow(&measurements, unit)?,
+        tree: true,
+        columns: measurements
+            .into_iter()
+            .map(|(n, t)| OutColumn::Field(n, t))
+            .collect(),
+    };
+    convert(&plan, unit, lossy, 0, batch)
+}
+
+/// `batch` in `plan`'s schema; `first_row` counts the rows before it (for error locations).
+fn convert(
+    plan: &Plan,
+    unit: TimeUnit,
+    lossy: bool,
+    first_row: u64,
+    batch: DeviceBatch,
+) -> Result<RecordBatch> {
+    let DeviceBatch {
+        device,
+        tags,
+        times,
+        columns,
+        ..
+    } = batch;
+    let n = times.len();
+    let mut arrays: Vec<ArrayRef> = Vec::with_capacity(plan.columns.len() + 2);
+    if plan.tree {
+        arrays.push(repeated_string(Some(&device.to_string()), n)?);
+    }
+    arrays.push(time_array(unit, times, None)?);
+    let mut columns: Vec<Option<crate::tsfile::Column>> = columns.into_iter().map(Some).collect();
+    for out in &plan.columns {
+        match out {
+            OutColumn::Tag(name) => {
+                let v = tags
+                    .iter()
+                    .find(|(t, _)| t == name)
+                    .and_then(|(_, v)| v.as_deref());
+                arrays.push(repeated_string(v, n)?);
+            }
+            OutColumn::Field(name, data_type) => {
+                let col = columns
+                    .iter_mut()
+                    .find(|c| c.as_ref().is_some_and(|c| c.name == *name))
+                    .and_then(Option::take);
+                let array = match col {
+                    Some(c) => {
+                        let opts = Opts {
+                            unit,
+                            lossy,
+                            first_row,
+                        };
+                        column_array(c, *data_type, n, &opts)
+                            .map_err(|e| e.in_series(|| format!("{device}.{name}")))?
+                    }
+                    None => {
+                        let t = super::tsfile_types::tsfile_type_to_arrow(*data_type, unit)?;
+                        arrow_array::new_null_array(&t, n)
+                    }
+                };
+                arrays.push(array);
             }
         }
-        RecordBatch::try_new(Arc::clone(&self.plan.schema), arrays).map_err(from_arrow)
     }
+    RecordBatch::try_new(Arc::clone(&plan.schema), arrays).map_err(from_arrow)
 }
 
 impl<S: ByteSource> Iterator for TsFileArrowReader<S> {

@@ -16,6 +16,7 @@ use arrow_array::{new_null_array, Array, ArrayRef, RecordBatch, RecordBatchOptio
 use arrow_schema::{Field, Schema, SchemaRef, TimeUnit};
 use async_trait::async_trait;
 use colfile::arrow::TsFileArrowReader;
+use colfile::tsfile::dataset::Dataset;
 use colfile::tsfile::format::DeviceId;
 use colfile::tsfile::{Query, TsFileReader};
 use datafusion::catalog::{Session, TableProvider};
@@ -32,6 +33,7 @@ use crate::split::assign;
 use stats::table_statistics;
 use tree::DeviceFilter;
 
+pub mod dataset;
 mod stats;
 pub mod tree;
 
@@ -60,6 +62,11 @@ pub struct TsFileOptions {
     /// default `true`): deleted points are not rows, and the statistics of a table with
     /// any deletion are never exact, since the files' statistics still count them.
     pub apply_mods: bool,
+    /// Read a location laid out as an IoTDB data directory (holding `sequence/` or
+    /// `unsequence/`, or a database, region or partition folder in one) as one dataset,
+    /// merged as IoTDB merges its files (default `true`; see [`dataset`]). `false` reads
+    /// its TsFiles as independent files.
+    pub merge: bool,
 }
 
 impl Default for TsFileOptions {
@@ -70,6 +77,7 @@ impl Default for TsFileOptions {
             lossy_utf8: false,
             trust_statistics: false,
             apply_mods: true,
+            merge: true,
         }
     }
 }
@@ -103,11 +111,18 @@ pub struct TsFileTable {
     schema: SchemaRef,
     statistics: Statistics,
     model: Model,
+    /// Set when the table is an IoTDB data directory read as one merged dataset.
+    dataset: Option<Arc<Dataset>>,
 }
 
 impl TsFileTable {
-    /// The `.tsfile` files at `location` (a file, a directory or a glob; see [`list_files`]).
+    /// The `.tsfile` files at `location` (a file, a directory or a glob; see [`list_files`]);
+    /// an IoTDB data directory is one merged dataset unless [`TsFileOptions::merge`] is off.
     pub fn try_new(location: &str, options: TsFileOptions) -> colfile::Result<Self> {
+        let path = std::path::Path::new(location);
+        if options.merge && path.is_dir() && Dataset::is_iotdb_dir(path) {
+            return dataset::table(path, options);
+        }
         Self::with_files(list_files(location, Some(".tsfile"))?, options)
     }
 
@@ -223,6 +238,7 @@ impl TsFileTable {
             schema,
             statistics,
             model,
+            dataset: None,
         })
     }
 
@@ -323,7 +339,11 @@ impl TableProvider for TsFileTable {
         let parts = state.config().target_partitions().max(1);
         let mut tasks: Vec<(u64, Arc<dyn ScanTask>)> = Vec::new();
         let mut files = FileCounts::default();
-        for f in &self.files {
+        if let Some(ds) = &self.dataset {
+            let range = (push.start, push.end);
+            tasks = dataset::tasks(self, ds, state, &device_filter, &schema, range, parts)?;
+        }
+        for f in self.files.iter().filter(|_| self.dataset.is_none()) {
             let mut q = self.file_query(f, &schema, &push);
             if let Some(n) = reader_limit {
                 q = q.limit(n as u64);

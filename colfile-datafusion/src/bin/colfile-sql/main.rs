@@ -3,7 +3,7 @@
 //! ```text
 //! colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
 //!             [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl]
-//!             [--partitions N] [--explain] [--trust-statistics] [--no-mods]
+//!             [--partitions N] [--explain] [--trust-statistics] [--no-mods] [--no-merge]
 //! ```
 //! Each LOCATION (a file, a directory or a glob) becomes a table, named NAME or after the
 //! file or directory; its format comes from its first file's magic bytes. RCFiles need
@@ -33,12 +33,14 @@ mod render;
 
 const USAGE: &str = "usage: colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
        [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl] [--partitions N] [--explain]
-       [--trust-statistics] [--no-mods]
+       [--trust-statistics] [--no-mods] [--no-merge]
 LOCATION: a file, a directory or a glob; it becomes table NAME (default: the file or directory name).
 --table: a TsFile table, or for tree-model files a path prefix (root.sg1) whose devices form the table.
 --trust-statistics: answer count/min/max from TsFile statistics and skip pages by value statistics
 (faster, but wrong for files whose statistics disagree with their values).
 --no-mods: ignore IoTDB deletions beside TsFiles (FILE.mods, FILE.mods2): every stored point is a row.
+An IoTDB data directory (holding sequence/ or unsequence/) is one table merged as IoTDB answers;
+--no-merge reads its TsFiles as independent files.
 The SQL may hold several statements separated by ';' (CREATE EXTERNAL TABLE ... STORED AS TSFILE|RCFILE
 LOCATION '...' defines a table); the last one's result is printed.";
 
@@ -108,6 +110,7 @@ fn parse() -> Result<Args, String> {
             Long("explain") => a.explain = true,
             Long("trust-statistics") => a.ts.trust_statistics = true,
             Long("no-mods") => a.ts.apply_mods = false,
+            Long("no-merge") => a.ts.merge = false,
             Short('h') | Long("help") => return Err(USAGE.into()),
             Value(v) => {
                 let v = v.into_string().map_err(|_| "arguments must be UTF-8")?;
