@@ -673,3 +673,37 @@ fn measure_v3_vs_v4_read_speed() {
         );
     }
 }
+
+#[test]
+fn v3_series_of_types_v3_never_had_are_corrupt() {
+    let Some(good) = real("tsfile_java_v3TsFile.tsfile") else {
+        return;
+    };
+    // d1.s1's TimeseriesMetadata: type byte, VarStr "s1", data type FLOAT (3).
+    let at = good
+        .windows(4)
+        .position(|w| w == [0x04, b's', b'1', 3])
+        .expect("d1.s1's series metadata");
+    let fail = |code: u8| {
+        let mut bytes = good.clone();
+        bytes[at + 3] = code;
+        let r = TsFileReader::open(bytes).unwrap();
+        let e = r.query(&Query::all()).unwrap().find_map(|b| b.err());
+        e.expect("a type v3 never had must fail")
+    };
+    // OBJECT (12) parses (as BLOB-like bytes) and is refused as not v3.
+    let e = fail(12);
+    assert_eq!(corrupt_at(&e), at as u64 - 1, "{e}");
+    assert!(
+        e.to_string()
+            .contains("Object (code 12) does not exist in TsFile v3"),
+        "{e}"
+    );
+    // UNKNOWN (7) has no statistics layout: its statistics fail first, where they start.
+    let e = fail(7);
+    assert_eq!(corrupt_at(&e), at as u64 + 5, "{e}");
+    assert!(
+        e.to_string().contains("statistics of data type UNKNOWN"),
+        "{e}"
+    );
+}

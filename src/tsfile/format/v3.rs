@@ -16,6 +16,7 @@ use super::device::DeviceId;
 use super::footer::TsFileMetadata;
 use super::footer::MAGIC;
 use super::index::{MetadataIndexNode, NodeEntries, NodeType};
+use super::types::DataType;
 use super::varint::{put_uvarint, put_var_bytes};
 use crate::cursor::Cursor;
 use crate::source::ByteSource;
@@ -39,6 +40,27 @@ pub fn device_from_path(path: &str) -> Result<DeviceId> {
     match DeviceId::from_tree_path(path) {
         Ok(d) if d.to_string() == path => Ok(d),
         _ => DeviceId::new(vec![Some(path.to_owned())]),
+    }
+}
+
+/// Checks that `t` is a type a v3 writer could store: UNKNOWN (7) was never on disk and
+/// OBJECT (12) came with v4 (design note §1.5).
+///
+/// ```
+/// use colfile::tsfile::format::{v3::check_data_type, DataType};
+/// assert!(check_data_type(DataType::Vector).is_ok());
+/// assert!(check_data_type(DataType::Object).is_err());
+/// ```
+pub fn check_data_type(t: DataType) -> Result<()> {
+    match t {
+        DataType::Unknown | DataType::Object => Err(Error::corrupt(
+            "tsfile",
+            format!(
+                "data type {t:?} (code {}) does not exist in TsFile v3",
+                t.code()
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -410,7 +410,11 @@ impl FileMetadata {
         let mut out = Vec::new();
         while !c.is_empty() {
             let at = c.offset();
-            out.push((at, TimeseriesMetadata::read(&mut c, &self.limits)?));
+            let ts = TimeseriesMetadata::read(&mut c, &self.limits)?;
+            if self.version == v3::VERSION_V3 {
+                v3::check_data_type(ts.data_type).map_err(|e| e.at_offset(at))?;
+            }
+            out.push((at, ts));
         }
         Ok(out)
     }
