@@ -14,6 +14,9 @@
 #                   official reader must read it to the same dump, tsraw (the oracle's
 #                   independent byte-level parser) must find no error, and colfile must read
 #                   its own file back. Byte identity with the official file is reported.
+#   v3-convert      the real TsFile v3 files (../shared/fixtures/external/real) converted to v4
+#                   by `colfile convert`: the official reader must read them as colfile does,
+#                   with the rows colfile reads from the v3 original;
 #   Fixtures that use an encoding/compression colfile does not support yet (taken from the
 #   file itself) must be refused with a clear "unsupported" error: expected-unsupported cases.
 # One line per case, then "N passed, N failed"; the exit status is non-zero if any case failed.

@@ -193,6 +193,11 @@ class Oracle:
             return -1, f"tsoracle write timed out after {WRITE_TIMEOUT} s"
 
 
+# Valid TsFile v3 files in the shared real-world fixtures (their README gives the origin):
+# Java TsFile 1.x's compatibility-test file and the C++ 1.x smoke-test output.
+V3_FILES = ["tsfile_java_v3TsFile.tsfile", "tsfile_cpp_smoke_test.write_record.dat.tsfile"]
+
+
 class Case:
     def __init__(self, direction, kind, name):
         self.direction = direction  # "colfile-reads" | "official-reads"
@@ -699,6 +704,32 @@ class Runner:
             case.add(label.split(".")[0] + "-official", ok, det)
             self.check_raw(case, out, label.split(".")[0] + "-raw")
 
+    def v3_convert_reads(self, case, src, tag):
+        """A TsFile v3 written by IoTDB/TsFile 1.x, converted to v4 by `colfile convert`: the
+        official reader reads the v4 file as colfile does, and with the rows colfile reads
+        from the v3 original."""
+        out = self.path("v3", f"{tag}.v4.tsfile")
+        if not self.colfile_convert(case, "convert", [src, out]):
+            return
+        ours = self.path("v3", f"{tag}.v4.colfile.jsonl")
+        rc, err = self.colfile_run(["cat", out, "--format", "dump"], ours)
+        if rc != 0:
+            case.add("readback", False, f"colfile cat exit {rc}: {last_line(err)}")
+            return
+        got = self.path("v3", f"{tag}.v4.official.jsonl")
+        rc, err = self.oracle.run(["dump", out], got)
+        if rc != 0:
+            case.add("official", False, f"official dump failed: {last_line(err)}")
+            return
+        case.add("official", *self.compare(ours, got))
+        original = self.path("v3", f"{tag}.v3.colfile.jsonl")
+        rc, err = self.colfile_run(["cat", src, "--format", "dump"], original)
+        if rc != 0:
+            case.add("v3-read", False, f"colfile cat of the v3 file exit {rc}: {last_line(err)}")
+            return
+        case.add("rows-as-v3", *self.compare(original, got, rows_only=True))
+        self.check_raw(case, out, "v4-raw")
+
     def colfile_convert(self, case, label, argv):
         """colfile convert ARGV (output second); True when it wrote the output."""
         out = argv[1]
@@ -792,6 +823,16 @@ class Runner:
                     self.guard(c, self.official_reads, c, ours, exp, ts, raw, official_ok, f"fixture_{name}")
             print(f"# fixture {name}: done ({time.time() - t_start:.0f} s)", flush=True)
 
+        # 1b. real TsFile v3 files (IoTDB / TsFile 1.x writers), converted to v4
+        for name in V3_FILES:
+            src = os.path.join(self.a.external, name)
+            if not os.path.exists(src):
+                continue
+            c = Case("official-reads", "v3-convert", name.removesuffix(".tsfile"))
+            cases.append(c)
+            self.guard(c, self.v3_convert_reads, c, src, f"v3_{len(cases)}")
+        print(f"# v3 conversions: done ({time.time() - t_start:.0f} s)", flush=True)
+
         # 2. fresh random files, both ways
         qrng = random.Random(self.seed ^ 0x5EED)
         for name, spec in make_specs(self.seed, self.probe):
@@ -823,7 +864,7 @@ class Runner:
         order = [("colfile-reads", "fixture"), ("colfile-reads", "expected-unsupported"),
                  ("colfile-reads", "live"), ("official-reads", "fixture"),
                  ("official-reads", "expected-unsupported"), ("official-reads", "live"),
-                 ("official-reads", "convert")]
+                 ("official-reads", "convert"), ("official-reads", "v3-convert")]
         results = []
         for direction, kind in order:
             sel = [c for c in cases if c.direction == direction and c.kind == kind]
@@ -879,9 +920,13 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--external", default=None,
+                    help="the real files of other writers (default: fixtures/external/real beside the oracle)")
     a = ap.parse_args()
     if a.seed is None:
         a.seed = int(time.time())
+    if a.external is None:
+        a.external = os.path.join(a.oracle_dir, "..", "..", "fixtures", "external", "real")
     sys.exit(Runner(a).main())
 
 

@@ -422,18 +422,31 @@ proptest! {
         let report = verify(&v3, &VerifyOptions::default()).unwrap();
         prop_assert!(report.is_ok(), "{:?}", report.problems);
 
-        // v3 -> v4 (what `colfile convert` does): same rows, same codecs.
-        let converted = to_v4(&v3);
+        // v3 -> v4 (what `colfile convert` does): same rows; the same codecs, but encodings
+        // the C++ reader cannot read take the portable default unless kept.
+        let converted = to_v4(&v3, false);
         prop_assert_eq!(&rows(&converted), &got);
-        prop_assert_eq!(codecs(&converted), codecs(&v3));
+        prop_assert_eq!(codecs(&converted), portable(codecs(&v3)));
+        let kept = to_v4(&v3, true);
+        prop_assert_eq!(&rows(&kept), &got);
+        prop_assert_eq!(codecs(&kept), codecs(&v3));
     }
 }
 
-/// `bytes` (v3 or v4, tree model) copied into a new v4 file by `copy_tree`.
-fn to_v4(bytes: &[u8]) -> Vec<u8> {
+/// `bytes` (v3 or v4, tree model) copied into a new v4 file by `copy_tree_with`, keeping
+/// every encoding or not.
+fn to_v4(bytes: &[u8], keep_encodings: bool) -> Vec<u8> {
     let r = TsFileReader::open(bytes.to_vec()).unwrap();
     let mut w = TsFileWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    colfile::tsfile::copy_tree(&r, &mut w).unwrap();
+    let options = colfile::tsfile::TreeCopyOptions::default().with_keep_encodings(keep_encodings);
+    let sum = colfile::tsfile::copy_tree_with(&r, &mut w, options).unwrap();
+    let changed = portable(codecs(bytes)) != codecs(bytes);
+    assert_eq!(
+        !sum.reencoded.is_empty(),
+        changed && !keep_encodings,
+        "{:?}",
+        sum.reencoded
+    );
     let out = w.finish_into_inner().unwrap().0;
     assert_eq!(
         FileMetadata::read(&out, &Limits::default())
@@ -442,6 +455,25 @@ fn to_v4(bytes: &[u8]) -> Vec<u8> {
         4
     );
     out
+}
+
+/// `codecs` with each encoding the C++ 2.5 reader cannot read replaced by the portable
+/// default for its type (what a default `copy_tree` writes).
+fn portable(
+    codecs: Vec<(String, String, DataType, Encoding, Compression)>,
+) -> Vec<(String, String, DataType, Encoding, Compression)> {
+    use colfile::tsfile::writer::{cpp_reads, default_encoding};
+    codecs
+        .into_iter()
+        .map(|(d, m, t, e, c)| {
+            let e = if cpp_reads(e, t) {
+                e
+            } else {
+                default_encoding(t)
+            };
+            (d, m, t, e, c)
+        })
+        .collect()
 }
 
 /// Every series with rows: (device, measurement, type, encoding, compression).
@@ -468,9 +500,12 @@ fn real_v3_files_convert_to_v4_with_the_same_rows() {
         "tsfile_cpp_smoke_test.write_record.dat.tsfile",
     ] {
         let Some(bytes) = real(name) else { return };
-        let v4 = to_v4(&bytes);
+        let v4 = to_v4(&bytes, false);
         assert_eq!(rows(&v4), rows(&bytes), "{name}");
-        assert_eq!(codecs(&v4), codecs(&bytes), "{name}");
+        assert_eq!(codecs(&v4), portable(codecs(&bytes)), "{name}");
+        let kept = to_v4(&bytes, true);
+        assert_eq!(rows(&kept), rows(&bytes), "{name}");
+        assert_eq!(codecs(&kept), codecs(&bytes), "{name}");
         let report = verify(&v4, &VerifyOptions::default()).unwrap();
         assert!(report.is_ok(), "{name}: {:?}", report.problems);
     }

@@ -157,6 +157,12 @@ pub const CONVERT: Help = Help {
             "",
             &[
                 ("--tags a,b", "TsFile output: the TAG columns"),
+                (
+                    "--keep-encodings",
+                    "tree-model TsFile to TsFile (v3 to v4): keep encodings the official C++ \
+                     reader cannot read (FLOAT/DOUBLE RLE, ...); by default they become the \
+                     type's portable default",
+                ),
                 ("--time-column NAME", "TsFile output: the time column (default time)"),
                 (
                     "--time-as bigint|timestamp",

@@ -121,3 +121,43 @@ fn convert_writes_a_v4_file_with_the_same_rows() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn convert_re_encodes_what_the_official_reader_cannot_read_unless_kept() {
+    let Some(f) = real("tsfile_java_v3TsFile.tsfile") else {
+        return;
+    };
+    let dir = temp_dir("v3-convert-keep");
+    let encoding_of_s1 = |path: &str| -> Json {
+        let meta: Json = serde_json::from_str(stdout(&colfile(&["meta", path])).trim()).unwrap();
+        let series = meta["devices"][0]["series"].as_array().unwrap().clone();
+        let s1 = series
+            .into_iter()
+            .find(|s| s["measurement"] == "s1" || s["name"] == "s1");
+        s1.unwrap()["encoding"].clone()
+    };
+    let out = dir.join("portable.tsfile").to_string_lossy().into_owned();
+    let o = colfile(&["convert", &f, &out]);
+    let note = String::from_utf8_lossy(&o.stderr).into_owned();
+    stdout(&o);
+    assert!(
+        note.contains("d1.s1: RLE is not read by the official C++ reader; written as GORILLA"),
+        "{note}"
+    );
+    assert_eq!(encoding_of_s1(&out), "GORILLA");
+    let kept = dir.join("kept.tsfile").to_string_lossy().into_owned();
+    let o = colfile(&["convert", &f, &kept, "--keep-encodings"]);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(encoding_of_s1(&kept), "RLE");
+    for p in [&out, &kept] {
+        assert_eq!(
+            stdout(&colfile(&["cat", p])),
+            stdout(&colfile(&["cat", &f]))
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

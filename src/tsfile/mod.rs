@@ -53,7 +53,7 @@ pub use read::{
     TsFileReaderBuilder,
 };
 pub use tools::recover::{recover, recover_with, RecoverOptions, RecoverySummary};
-pub use tools::tree_copy::{copy_tree, TreeCopySummary};
+pub use tools::tree_copy::{copy_tree, copy_tree_with, TreeCopyOptions, TreeCopySummary};
 pub use tools::verify::{verify, Check, Problem, VerifyOptions, VerifyReport};
 pub use writer::{
     default_encoding, Profile, TsFileWriter, TsFileWriterBuilder, WriteSummary, WriterOptions,

@@ -31,6 +31,8 @@ pub struct ConvertArgs {
     /// bigint milliseconds.
     pub time_as_timestamp: bool,
     pub fsync: bool,
+    /// `--keep-encodings`: a tree TsFile copy keeps every encoding.
+    pub keep_encodings: bool,
     /// `Some(true)`: `--progress`, `Some(false)`: `--no-progress`.
     pub progress: Option<bool>,
     /// Parquet and Arrow output: `--timestamp-unit s|ms|us|ns`, the unit of timestamp
@@ -71,6 +73,7 @@ impl ConvertArgs {
             time_column: None,
             time_as_timestamp: false,
             fsync: false,
+            keep_encodings: false,
             progress: None,
             timestamp_unit: None,
         };
@@ -97,6 +100,7 @@ impl ConvertArgs {
                     }
                 },
                 Long("fsync") => a.fsync = true,
+                Long("keep-encodings") => a.keep_encodings = true,
                 Long("progress") => a.progress = Some(true),
                 Long("no-progress") => a.progress = Some(false),
                 Long("no-header") => read_args.push("--no-header".into()),

@@ -198,7 +198,7 @@ fn run(a: &ConvertArgs, from: Fmt, to: Fmt, progress: pipe::SharedProgress) -> R
 /// which the row pipe converts.
 fn tree_copy(a: &ConvertArgs) -> Result<bool, Failure> {
     use colfile::source::FileSource;
-    use colfile::tsfile::{copy_tree, TsFileWriter, WriterOptions};
+    use colfile::tsfile::{copy_tree_with, TreeCopyOptions, TsFileWriter, WriterOptions};
     let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
     let src = FileSource::open(&a.input).map_err(ctx)?;
     let reader = crate::ts_open::reader(src, &a.input, &a.read.limits, a.read.no_mods);
@@ -210,7 +210,13 @@ fn tree_copy(a: &ConvertArgs) -> Result<bool, Failure> {
     let file = std::fs::File::create(&a.output).map_err(|e| out_ctx(colfile::Error::from(e)))?;
     let mut w = TsFileWriter::new(std::io::BufWriter::new(file), WriterOptions::default())
         .map_err(out_ctx)?;
-    copy_tree(&reader, &mut w).map_err(ctx)?;
+    let options = TreeCopyOptions::default().with_keep_encodings(a.keep_encodings);
+    let sum = copy_tree_with(&reader, &mut w, options).map_err(ctx)?;
+    for (series, from, to) in &sum.reencoded {
+        eprintln!(
+            "colfile: note: {series}: {from} is not read by the official C++ reader; written as {to} (--keep-encodings keeps it)"
+        );
+    }
     w.finish().map_err(out_ctx)?;
     Ok(true)
 }

@@ -69,7 +69,7 @@ mod java;
 mod options;
 
 pub use builder::TsFileWriterBuilder;
-pub use options::{default_encoding, Profile, WriteSummary, WriterOptions};
+pub use options::{cpp_reads, default_encoding, Profile, WriteSummary, WriterOptions};
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;

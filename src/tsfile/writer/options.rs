@@ -204,6 +204,48 @@ pub fn default_encoding(data_type: DataType) -> Encoding {
     Profile::Portable.default_encoding(data_type)
 }
 
+/// Whether the official C++ 2.5 library (PyPI `tsfile` 2.5.0, the reference behind the
+/// Python API) handles `encoding` for a tree-model column of `data_type`: the cases its
+/// writer accepts and reads back equal in the oracle's probe
+/// (`shared/oracles/tsfile/probe_results.json`). Java reads every encoding of v4; the C++
+/// reader fails on the others (FLOAT with RLE, for one, ends in "Out of memory").
+///
+/// ```
+/// use colfile::tsfile::writer::cpp_reads;
+/// use colfile::tsfile::{DataType, Encoding};
+/// assert!(cpp_reads(Encoding::Gorilla, DataType::Float));
+/// assert!(!cpp_reads(Encoding::Rle, DataType::Float));
+/// assert!(!cpp_reads(Encoding::Rle, DataType::Boolean));
+/// ```
+pub fn cpp_reads(encoding: Encoding, data_type: DataType) -> bool {
+    use DataType as T;
+    use Encoding as E;
+    match data_type {
+        T::Boolean => encoding == E::Plain,
+        T::Int32 | T::Int64 => matches!(
+            encoding,
+            E::Plain
+                | E::Rle
+                | E::Ts2Diff
+                | E::Gorilla
+                | E::Zigzag
+                | E::Chimp
+                | E::Sprintz
+                | E::Rlbe
+        ),
+        T::Date | T::Timestamp => matches!(
+            encoding,
+            E::Plain | E::Rle | E::Ts2Diff | E::Gorilla | E::Chimp | E::Rlbe
+        ),
+        T::Float | T::Double => matches!(
+            encoding,
+            E::Plain | E::Ts2Diff | E::Gorilla | E::Chimp | E::Rlbe
+        ),
+        T::Text | T::String => matches!(encoding, E::Plain | E::Dictionary),
+        _ => encoding == E::Plain,
+    }
+}
+
 /// What [`TsFileWriter::finish`](super::TsFileWriter::finish) reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
