@@ -369,3 +369,49 @@ fn a_damaged_mods_file_fails_the_open_with_its_name() {
         .is_ok());
     cleanup(&path);
 }
+
+/// The Arrow reader over a reader opened with its deletions returns the same rows as the
+/// plain reader, nulls where values were deleted.
+#[cfg(feature = "arrow")]
+#[test]
+fn arrow_batches_apply_the_readers_deletions() {
+    use std::sync::Arc;
+    let recs: Vec<_> = (0..12)
+        .map(|t| (t as usize % 2, t, [Some(t), Some(t * 10), None]))
+        .collect();
+    let bytes = write_file(&recs, 4);
+    let dels = vec![
+        Deletion::tree("root.sg.d1.s1".parse().unwrap(), 2, 6),
+        Deletion::tree("root.sg.a1.s2".parse().unwrap(), 0, 5),
+        Deletion::tree("root.sg.a1.*".parse().unwrap(), 9, 9),
+    ];
+    let path = put("arrow.tsfile", &bytes, &dels);
+    let reader = Arc::new(TsFileReader::open_path(&path).unwrap());
+    let plain = read_rows(&reader, &Query::all());
+    let arrow = colfile::arrow::TsFileArrowReader::builder(reader.clone())
+        .build()
+        .unwrap();
+    let mut rows = 0;
+    let mut nulls = 0;
+    for b in arrow {
+        let b = b.unwrap();
+        rows += b.num_rows();
+        for name in ["s1", "s2"] {
+            nulls += b
+                .column_by_name(name)
+                .map_or(b.num_rows(), |c| c.null_count());
+        }
+    }
+    let want_rows: usize = plain.values().map(Vec::len).sum();
+    let want_nulls: usize = plain
+        .values()
+        .flatten()
+        .map(|(_, v)| v[..2].iter().filter(|x| x.is_none()).count())
+        .sum();
+    assert_eq!((rows, nulls), (want_rows, want_nulls));
+    // d1 keeps its 6 rows (s2 stays where s1 goes); a1 loses its row at 9 (`*` matches the
+    // time column) and keeps 5.
+    assert_eq!(want_rows, 11);
+    assert_eq!(want_nulls, 3 + 3, "d1.s1 at 2, 4, 6; a1.s2 at 1, 3, 5");
+    cleanup(&path);
+}
