@@ -117,8 +117,16 @@ struct DeviceMerge {
     all_tags: Vec<(String, Option<String>)>,
     /// How many of the template's columns the output keeps.
     n_out: usize,
-    merge: Merge<Row, Source, FillNulls<Value>>,
+    /// Time-disjoint parts in time order.
+    parts: VecDeque<Part>,
     error: ErrorSlot,
+}
+
+/// A stretch of a device's time that one file holds alone (its batches pass through), or
+/// that several files share (their rows are merged).
+enum Part {
+    Alone(Box<QueryStream<SharedReader>>, std::path::PathBuf),
+    Merged(Box<Merge<Row, Source, FillNulls<Value>>>),
 }
 
 impl Dataset {
@@ -276,49 +284,69 @@ impl<'a> DatasetRows<'a> {
         };
         let names: Vec<String> = columns.into_iter().map(|(n, _)| n).collect();
         let error: ErrorSlot = Rc::default();
-        let mut sources = Vec::new();
-        for (i, reader, ts) in series {
-            self.stats.file_reads += 1;
-            let file = self.file(i)?;
-            let mut q = Query::all().device(device.clone()).columns(names.clone());
-            if self.query.has_range() {
-                q = q.time_range(range.start, range.end);
+        let mut parts = VecDeque::new();
+        for cluster in overlapping(series) {
+            if let [(i, reader, ts)] = cluster.as_slice() {
+                if in_time_order(ts) {
+                    self.stats.file_reads += 1;
+                    let file = self.file(*i)?;
+                    let q = self.file_query(&device, &names, range);
+                    let stream = reader.query_shared(&q).map_err(|e| e.in_file(&file.path))?;
+                    parts.push_back(Part::Alone(Box::new(stream), file.path.clone()));
+                    continue;
+                }
             }
-            if let Some(n) = self.query.batch_size {
-                q = q.batch_size(n);
+            let mut sources = Vec::new();
+            for (i, reader, ts) in cluster {
+                self.stats.file_reads += 1;
+                let file = self.file(i)?;
+                let q = self.file_query(&device, &names, range);
+                let stream = reader.query_shared(&q).map_err(|e| e.in_file(&file.path))?;
+                let rows = FileRows {
+                    stream,
+                    names: names.clone(),
+                    rows: VecDeque::new(),
+                    error: error.clone(),
+                    path: file.path.clone(),
+                };
+                if in_time_order(&ts) {
+                    let stream = Source::Stream(Box::new(rows));
+                    sources.push(MergeSource::new(file.priority(0), stream));
+                    continue;
+                }
+                self.stats.overlapping += 1;
+                let all: Vec<(i64, Row)> = rows.collect();
+                if let Some(e) = error.borrow_mut().take() {
+                    return Err(e);
+                }
+                for (k, run) in rising_runs(all).into_iter().enumerate() {
+                    let run = Source::Buffered(run.into_iter());
+                    sources.push(MergeSource::new(file.priority(k as u64), run));
+                }
             }
-            let stream = reader.query_shared(&q).map_err(|e| e.in_file(&file.path))?;
-            let rows = FileRows {
-                stream,
-                names: names.clone(),
-                rows: VecDeque::new(),
-                error: error.clone(),
-                path: file.path.clone(),
-            };
-            if in_time_order(&ts) {
-                sources.push(MergeSource::new(
-                    file.priority(0),
-                    Source::Stream(Box::new(rows)),
-                ));
-                continue;
-            }
-            self.stats.overlapping += 1;
-            let all: Vec<(i64, Row)> = rows.collect();
-            if let Some(e) = error.borrow_mut().take() {
-                return Err(e);
-            }
-            for (k, run) in rising_runs(all).into_iter().enumerate() {
-                let run = Source::Buffered(run.into_iter());
-                sources.push(MergeSource::new(file.priority(k as u64), run));
-            }
+            parts.push_back(Part::Merged(Box::new(merge_rows(sources))));
         }
         Ok(Some(DeviceMerge {
             template,
             all_tags,
             n_out,
-            merge: merge_rows(sources),
+            parts,
             error,
         }))
+    }
+
+    /// What one file is asked for the device: the merge's columns, the time range.
+    fn file_query(&self, device: &DeviceId, names: &[String], range: TimeRange) -> Query {
+        let mut q = Query::all()
+            .device(device.clone())
+            .columns(names.iter().cloned());
+        if self.query.has_range() {
+            q = q.time_range(range.start, range.end);
+        }
+        if let Some(n) = self.query.batch_size {
+            q = q.batch_size(n);
+        }
+        q
     }
 
     /// The columns the device's merge reads: the selected ones (in the query's order, else by
@@ -364,28 +392,42 @@ impl<'a> DatasetRows<'a> {
         Ok((out, n_out))
     }
 
-    /// The next merged batch of the current device, filtered; `None` when it has no more.
+    /// The next batch of the current device, filtered; `None` when it has no more.
     fn next_of_current(&mut self) -> Option<Result<DeviceBatch>> {
         let cur = self.current.as_mut()?;
         let size = self.query.batch_size.unwrap_or(MERGED_BATCH_ROWS);
         loop {
-            let mut batch = cur.template.clone();
-            for (t, row) in cur.merge.by_ref().take(size) {
-                batch.times.push(t);
-                let cols = batch.columns.iter_mut();
-                for (col, v) in cols.zip(row.into_iter().chain(std::iter::repeat(None))) {
-                    let v = v.unwrap_or(Value::Null);
-                    if let Err(e) = push(col, v.as_ref()) {
+            let mut batch = match cur.parts.front_mut()? {
+                Part::Alone(stream, path) => match stream.next() {
+                    None => {
+                        cur.parts.pop_front();
+                        continue;
+                    }
+                    Some(Err(e)) => return Some(Err(e.in_file(path))),
+                    Some(Ok(b)) => conform(b, &cur.template),
+                },
+                Part::Merged(merge) => {
+                    let mut batch = cur.template.clone();
+                    for (t, row) in merge.by_ref().take(size) {
+                        batch.times.push(t);
+                        let cols = batch.columns.iter_mut();
+                        for (col, v) in cols.zip(row.into_iter().chain(std::iter::repeat(None))) {
+                            let v = v.unwrap_or(Value::Null);
+                            if let Err(e) = push(col, v.as_ref()) {
+                                return Some(Err(e));
+                            }
+                        }
+                    }
+                    if let Some(e) = cur.error.borrow_mut().take() {
                         return Some(Err(e));
                     }
+                    if batch.times.is_empty() {
+                        cur.parts.pop_front();
+                        continue;
+                    }
+                    batch
                 }
-            }
-            if let Some(e) = cur.error.borrow_mut().take() {
-                return Some(Err(e));
-            }
-            if batch.times.is_empty() {
-                return None;
-            }
+            };
             if self.query.filter.is_some() {
                 let all = (i64::MIN, i64::MAX);
                 let keep = row_mask(&batch, all, self.query.filter.as_ref(), &cur.all_tags);
@@ -456,6 +498,68 @@ impl Iterator for DatasetRows<'_> {
             }
         }
     }
+}
+
+/// A file's batch with the merge's columns in its order (a column the file lacks all null)
+/// and the template's tags.
+fn conform(mut b: DeviceBatch, template: &DeviceBatch) -> DeviceBatch {
+    let n = b.times.len();
+    let mut columns = Vec::with_capacity(template.columns.len());
+    for t in &template.columns {
+        match b.columns.iter().position(|c| c.name == t.name) {
+            Some(i) => columns.push(b.columns.swap_remove(i)),
+            None => {
+                let mut c = t.clone();
+                c.present = vec![false; n];
+                columns.push(c);
+            }
+        }
+    }
+    b.columns = columns;
+    b.tags = template.tags.clone();
+    b
+}
+
+/// A file holding the device: its index in the dataset, its reader, the device's series.
+type Held<T> = (usize, T, Vec<TimeseriesMetadata>);
+
+/// The files holding a device grouped into clusters whose time ranges (over the device's
+/// series) overlap, in time order: a file alone in its cluster has those times to itself.
+/// A file whose range is unknown joins every other file in one cluster.
+fn overlapping<T>(
+    files: Vec<(usize, T, Vec<TimeseriesMetadata>)>,
+) -> Vec<Vec<(usize, T, Vec<TimeseriesMetadata>)>> {
+    let span = |ts: &[TimeseriesMetadata]| {
+        let kept = ts.iter().map(|s| &s.statistics).filter(|st| st.count > 0);
+        kept.fold(None, |acc: Option<(i64, i64)>, st| {
+            let (a, b) = acc.unwrap_or((st.start_time, st.end_time));
+            Some((a.min(st.start_time), b.max(st.end_time)))
+        })
+    };
+    let mut ranged: Vec<((i64, i64), Held<T>)> = files
+        .into_iter()
+        .map(|f| (span(&f.2).unwrap_or((i64::MIN, i64::MAX)), f))
+        .collect();
+    ranged.sort_by_key(|(r, f)| (*r, f.0));
+    let mut out: Vec<Vec<Held<T>>> = Vec::new();
+    let mut end = i64::MIN;
+    for ((a, b), f) in ranged {
+        match out.last_mut() {
+            Some(cluster) if a <= end => {
+                cluster.push(f);
+                end = end.max(b);
+            }
+            _ => {
+                out.push(vec![f]);
+                end = b;
+            }
+        }
+    }
+    // Within a cluster the merge orders by priority; keep the files in dataset order.
+    for c in &mut out {
+        c.sort_by_key(|f| f.0);
+    }
+    out
 }
 
 /// Appends `v` (null or a value of the column's type) to `col`.
