@@ -15,6 +15,12 @@ mod rc_gen;
 mod ts_data_gen;
 #[path = "bad_fixtures/ts_gen.rs"]
 mod ts_gen;
+#[path = "bad_fixtures/v3_gen.rs"]
+mod v3_gen;
+#[path = "bad_fixtures/v3_table.rs"]
+mod v3_table;
+#[path = "tsfile_v3/gen.rs"]
+mod v3_writer;
 
 use colfile::rcfile::{ColumnBatch, RcFileReader, RowReader, Schema, Serde};
 use colfile::tsfile::{verify, VerifyOptions};
@@ -198,13 +204,14 @@ fn garbage(codec: &str, e: Expect, column: usize) -> (&'static str, Expect) {
     (name, e.offset(Mark).row_group(0).column(column))
 }
 
-/// What each file of `fixtures/bad/tsfile/` fails with. `Mark` is the offset the generator
-/// recorded for the damage, `Chunk` the chunk it is in.
+/// What each file of `fixtures/bad/tsfile/` fails with (the `v3_` files: see
+/// [`v3_table::v3_table`]). `Mark` is the offset the generator recorded for the damage,
+/// `Chunk` the chunk it is in.
 fn tsfile_table() -> Vec<(&'static str, Expect)> {
     let meta = "file metadata";
     let dev = "weather.beijing.d1"; // basic's first device
     let page = |e: Expect, series: &'static str| e.chunk(Chunk).damaged_page().series(series);
-    vec![
+    let mut all = vec![
         (
             "bad_head_magic.tsfile",
             expect(
@@ -384,7 +391,9 @@ fn tsfile_table() -> Vec<(&'static str, Expect)> {
                 "enc_dictionary.",
             ),
         ),
-    ]
+    ];
+    all.extend(v3_table::v3_table());
+    all
 }
 
 fn garbage_page(codec: &str, e: Expect) -> (&'static str, Expect) {

@@ -1,6 +1,6 @@
 //! The generator of `fixtures/bad/`: every damaged file is made from a fixture of
 //! `fixtures/rcfile` or `fixtures/tsfile` by one damage described in code ([`super::rc_gen`],
-//! [`super::ts_gen`]), with offsets found by parsing the source. Rewrite the corpus with
+//! [`super::ts_gen`], [`super::v3_gen`]), with offsets found by parsing the source. Rewrite the corpus with
 //! `cargo test --test bad_fixtures -- --ignored regenerate`.
 
 use std::path::{Path, PathBuf};
@@ -69,7 +69,11 @@ impl Format {
     pub fn cases(self) -> Vec<Case> {
         match self {
             Format::RcFile => super::rc_gen::cases(),
-            Format::TsFile => super::ts_gen::cases(),
+            Format::TsFile => {
+                let mut all = super::ts_gen::cases();
+                all.extend(super::v3_gen::cases());
+                all
+            }
         }
     }
 }
