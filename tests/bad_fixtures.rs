@@ -9,18 +9,31 @@ use colfile_testkit as common;
 mod expect;
 #[path = "bad_fixtures/gen.rs"]
 mod gen;
+#[path = "bad_fixtures/mods_gen.rs"]
+mod mods_gen;
+#[path = "bad_fixtures/mods_table.rs"]
+mod mods_table;
 #[path = "bad_fixtures/rc_gen.rs"]
 mod rc_gen;
 #[path = "bad_fixtures/ts_data_gen.rs"]
 mod ts_data_gen;
 #[path = "bad_fixtures/ts_gen.rs"]
 mod ts_gen;
+#[path = "bad_fixtures/v3_gen.rs"]
+mod v3_gen;
+#[path = "bad_fixtures/v3_table.rs"]
+mod v3_table;
+#[path = "tsfile_v3/gen.rs"]
+mod v3_writer;
 
 use colfile::rcfile::{ColumnBatch, RcFileReader, RowReader, Schema, Serde};
+use colfile::tsfile::mods::Modifications;
 use colfile::tsfile::{verify, VerifyOptions};
 use colfile::tsfile::{Query, TsFileReader};
+use colfile::Limits;
 use expect::{expect, Expect, Kind::*, Pos::*};
 use gen::{Format, Made};
+use std::path::Path;
 
 /// What each file of `fixtures/bad/rcfile/` fails with. `Mark` is the offset (for a
 /// damaged cell: the row) that the generator recorded for the damage.
@@ -198,13 +211,14 @@ fn garbage(codec: &str, e: Expect, column: usize) -> (&'static str, Expect) {
     (name, e.offset(Mark).row_group(0).column(column))
 }
 
-/// What each file of `fixtures/bad/tsfile/` fails with. `Mark` is the offset the generator
-/// recorded for the damage, `Chunk` the chunk it is in.
+/// What each file of `fixtures/bad/tsfile/` fails with (the `v3_` files: see
+/// [`v3_table::v3_table`]). `Mark` is the offset the generator recorded for the damage,
+/// `Chunk` the chunk it is in.
 fn tsfile_table() -> Vec<(&'static str, Expect)> {
     let meta = "file metadata";
     let dev = "weather.beijing.d1"; // basic's first device
     let page = |e: Expect, series: &'static str| e.chunk(Chunk).damaged_page().series(series);
-    vec![
+    let mut all = vec![
         (
             "bad_head_magic.tsfile",
             expect(
@@ -384,7 +398,9 @@ fn tsfile_table() -> Vec<(&'static str, Expect)> {
                 "enc_dictionary.",
             ),
         ),
-    ]
+    ];
+    all.extend(v3_table::v3_table());
+    all
 }
 
 fn garbage_page(codec: &str, e: Expect) -> (&'static str, Expect) {
@@ -397,6 +413,7 @@ fn table(f: Format) -> Vec<(&'static str, Expect)> {
     match f {
         Format::RcFile => rcfile_table(),
         Format::TsFile => tsfile_table(),
+        Format::Mods => mods_table::mods_table(),
     }
 }
 
@@ -422,14 +439,16 @@ fn check_format(f: Format) {
                 case.file
             ));
         }
-        // RCFile: both typed decoders (rows and column batches); TsFile: a query of all.
+        // RCFile: both typed decoders (rows and column batches); TsFile: a query of all;
+        // deletion files: loading the file.
         let readers: &[(&str, Read)] = match f {
             Format::RcFile => &[("rows", read_rc_rows), ("batches", read_rc_batches)],
             Format::TsFile => &[("query", read_ts)],
+            Format::Mods => &[("load", read_mods)],
         };
         for (how, read) in readers {
             let file = case.file;
-            match std::panic::catch_unwind(|| read(&bytes, case.source)) {
+            match std::panic::catch_unwind(|| read(&path, &bytes, case.source)) {
                 Err(_) => problems.push(format!("{file} ({how}): reading panicked")),
                 Ok(Ok(())) => problems.push(format!("{file} ({how}): read without an error")),
                 Ok(Err(e)) => {
@@ -460,7 +479,12 @@ fn tsfile_bad_fixtures_fail_with_their_errors() {
     check_format(Format::TsFile);
 }
 
-/// Every file in `fixtures/bad/{rcfile,tsfile}/` has a table entry, a generator case and a
+#[test]
+fn mods_bad_fixtures_fail_with_their_errors() {
+    check_format(Format::Mods);
+}
+
+/// Every file in `fixtures/bad/{rcfile,tsfile,mods}/` has a table entry, a generator case and a
 /// README line; every entry has its file; files stay small.
 #[test]
 fn every_bad_fixture_is_listed() {
@@ -468,7 +492,7 @@ fn every_bad_fixture_is_listed() {
     let readme = std::fs::read_to_string(&readme_path).unwrap();
     let mut problems = Vec::new();
     let mut total = 0;
-    for f in [Format::RcFile, Format::TsFile] {
+    for f in Format::ALL {
         let dir = gen::bad_dir(f);
         let mut files: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
@@ -520,8 +544,9 @@ fn every_bad_fixture_is_listed() {
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
 
-/// Reads a damaged file fully; `source` is the fixture it was made from.
-type Read = fn(&[u8], &str) -> colfile::Result<()>;
+/// Reads a damaged file fully (at `path`, holding `bytes`); `source` is the fixture it was
+/// made from.
+type Read = fn(&Path, &[u8], &str) -> colfile::Result<()>;
 
 /// The schema and serde of an RCFile fixture, from its dump.
 fn rc_schema(source: &str) -> colfile::Result<(Schema, Serde)> {
@@ -534,7 +559,7 @@ fn rc_schema(source: &str) -> colfile::Result<(Schema, Serde)> {
 
 /// Reads an RCFile fully: every row group and column, then every row decoded with the
 /// schema and serde of the fixture it was made from.
-fn read_rc_rows(bytes: &[u8], source: &str) -> colfile::Result<()> {
+fn read_rc_rows(_: &Path, bytes: &[u8], source: &str) -> colfile::Result<()> {
     let mut r = RcFileReader::new(bytes)?;
     while r.next_row_group()?.is_some() {}
     let (schema, serde) = rc_schema(source)?;
@@ -544,7 +569,7 @@ fn read_rc_rows(bytes: &[u8], source: &str) -> colfile::Result<()> {
 }
 
 /// Reads an RCFile fully with the column-batch decoder: every column of every row group.
-fn read_rc_batches(bytes: &[u8], source: &str) -> colfile::Result<()> {
+fn read_rc_batches(_: &Path, bytes: &[u8], source: &str) -> colfile::Result<()> {
     let (schema, serde) = rc_schema(source)?;
     let mut r = RcFileReader::new(bytes)?;
     let mut batch = ColumnBatch::default();
@@ -557,10 +582,15 @@ fn read_rc_batches(bytes: &[u8], source: &str) -> colfile::Result<()> {
 }
 
 /// Opens a TsFile and reads every batch of every table and device.
-fn read_ts(bytes: &[u8], _source: &str) -> colfile::Result<()> {
+fn read_ts(_: &Path, bytes: &[u8], _source: &str) -> colfile::Result<()> {
     let r = TsFileReader::open(bytes)?;
     for b in r.query(&Query::all())? {
         b?;
     }
     Ok(())
+}
+
+/// Loads a deletion file by its path (text or binary by its name), as IoTDB's are found.
+fn read_mods(path: &Path, _: &[u8], _source: &str) -> colfile::Result<()> {
+    Modifications::load(path, &Limits::default()).map(|_| ())
 }

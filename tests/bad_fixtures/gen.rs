@@ -1,6 +1,7 @@
 //! The generator of `fixtures/bad/`: every damaged file is made from a fixture of
-//! `fixtures/rcfile` or `fixtures/tsfile` by one damage described in code ([`super::rc_gen`],
-//! [`super::ts_gen`]), with offsets found by parsing the source. Rewrite the corpus with
+//! `fixtures/rcfile`, `fixtures/tsfile` or `fixtures/mods` by one damage described in code
+//! ([`super::rc_gen`], [`super::ts_gen`], [`super::v3_gen`], [`super::mods_gen`]), with
+//! offsets found by parsing the source. Rewrite the corpus with
 //! `cargo test --test bad_fixtures -- --ignored regenerate`.
 
 use std::path::{Path, PathBuf};
@@ -40,7 +41,7 @@ impl Made {
 }
 
 /// One damaged file: its name in `fixtures/bad/<format>/`, the fixture it derives from
-/// (name without extension) and the damage.
+/// (name without extension; for [`Format::Mods`] the whole file name) and the damage.
 pub struct Case {
     pub file: &'static str,
     pub source: &'static str,
@@ -51,6 +52,8 @@ pub struct Case {
 pub enum Format {
     RcFile,
     TsFile,
+    /// IoTDB deletion files: `.mods` (text) and `.mods2` (binary).
+    Mods,
 }
 
 impl Format {
@@ -58,18 +61,26 @@ impl Format {
         match self {
             Format::RcFile => "rcfile",
             Format::TsFile => "tsfile",
+            Format::Mods => "mods",
         }
     }
     fn ext(self) -> &'static str {
         match self {
             Format::RcFile => "rc",
             Format::TsFile => "tsfile",
+            Format::Mods => "",
         }
     }
+    pub const ALL: [Format; 3] = [Format::RcFile, Format::TsFile, Format::Mods];
     pub fn cases(self) -> Vec<Case> {
         match self {
             Format::RcFile => super::rc_gen::cases(),
-            Format::TsFile => super::ts_gen::cases(),
+            Format::TsFile => {
+                let mut all = super::ts_gen::cases();
+                all.extend(super::v3_gen::cases());
+                all
+            }
+            Format::Mods => super::mods_gen::cases(),
         }
     }
 }
@@ -84,7 +95,10 @@ pub fn source_path(f: Format, source: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(f.dir_name())
-        .join(format!("{source}.{}", f.ext()))
+        .join(match f.ext() {
+            "" => source.to_owned(),
+            ext => format!("{source}.{ext}"),
+        })
 }
 
 /// Applies the damage of `case` to a fresh copy of its source.
@@ -105,7 +119,7 @@ pub fn make(f: Format, case: &Case) -> Made {
 #[test]
 #[ignore]
 fn regenerate_bad_fixtures() {
-    for f in [Format::RcFile, Format::TsFile] {
+    for f in Format::ALL {
         let dir = bad_dir(f);
         std::fs::create_dir_all(&dir).unwrap();
         for case in f.cases() {

@@ -148,7 +148,7 @@ fn footer(b: &[u8]) -> (usize, Vec<u8>, TsFileMetadata) {
 }
 
 /// The file with its footer replaced (and `L` to match).
-fn with_footer(b: &[u8], start: usize, footer: &[u8]) -> Vec<u8> {
+pub fn with_footer(b: &[u8], start: usize, footer: &[u8]) -> Vec<u8> {
     let mut out = b[..start].to_vec();
     out.extend_from_slice(footer);
     out.extend_from_slice(&(footer.len() as i32).to_be_bytes());
