@@ -274,7 +274,7 @@ const BAD_LINES: &[(&str, &[u8], &str)] = &[
     (
         "unknown_type",
         b"UPDATE,root.a,1,2,3\n",
-        "x: line 2: unknown modification type \"UPDATE\"",
+        "line 2: unknown modification type \"UPDATE\"",
     ),
     ("too_few_fields", b"DELETION,root.a,1\n", "line 2: 3 fields"),
     (
@@ -313,7 +313,7 @@ const BAD_ENTRIES: &[(&str, u8, &[u8], &str, u64)] = &[
         "unknown_type",
         2,
         b"",
-        "x: entry 2 (at byte 24): unknown modification type 2",
+        "entry 2 (at byte 24): unknown modification type 2",
         0,
     ),
     (
@@ -408,6 +408,12 @@ fn damaged_files_fail_with_their_own_located_error() {
             _ => panic!("{name}: unexpected {msg}"),
         }
         assert_eq!(e.location().offset, Some(offset), "{name}: {msg}");
+        let file = e.location().file.as_deref();
+        assert_eq!(
+            file,
+            Some(std::path::Path::new("x")),
+            "{name}: every error names the file"
+        );
     }
 }
 

@@ -52,6 +52,8 @@ enum Loc {
     /// The page is [`Made::page`].
     DamagedPage,
     Series(&'static str),
+    /// The location's file ends with this name.
+    File(&'static str),
 }
 
 #[derive(Clone, Debug)]
@@ -103,6 +105,9 @@ impl Expect {
     pub fn series(self, s: &'static str) -> Self {
         self.with(Loc::Series(s))
     }
+    pub fn file(self, name: &'static str) -> Self {
+        self.with(Loc::File(name))
+    }
 
     /// Checks `e` against the expectation; `Err` says what differs.
     pub fn check(&self, e: &Error, made: &Made) -> Result<(), String> {
@@ -136,6 +141,7 @@ impl Expect {
                     _ => false,
                 },
                 Loc::Series(s) => l.series.as_deref().is_some_and(|x| x.starts_with(s)),
+                Loc::File(name) => l.file.as_deref().is_some_and(|f| f.ends_with(name)),
             };
             if !ok {
                 bad.push(format!("location {l:?} does not match {want:?}"));

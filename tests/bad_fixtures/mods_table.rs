@@ -4,14 +4,15 @@
 use super::expect::{expect, Expect, Kind::*, Pos::*};
 
 pub fn mods_table() -> Vec<(&'static str, Expect)> {
-    // A text error names the file and its line, a binary one the file and its entry.
+    // Every error's location names the file; a text error's message names its line, a
+    // binary one's its entry.
     let text = |name: &'static str, msg: &'static str| {
-        let m = format!("{name}: line 2: {msg}").leak();
-        (name, expect(Corrupt, m).offset(Mark))
+        let m = format!("line 2: {msg}").leak();
+        (name, expect(Corrupt, m).offset(Mark).file(name))
     };
     let entry = |name: &'static str, n: u32, at: u32, msg: &'static str| {
-        let m = format!("{name}: entry {n} (at byte {at}): {msg}").leak();
-        (name, expect(Corrupt, m).offset(Mark))
+        let m = format!("entry {n} (at byte {at}): {msg}").leak();
+        (name, expect(Corrupt, m).offset(Mark).file(name))
     };
     vec![
         text(
@@ -42,7 +43,8 @@ pub fn mods_table() -> Vec<(&'static str, Expect)> {
                 Limit,
                 "table name is 1073741824, above the limit of 1048576",
             )
-            .offset(Mark),
+            .offset(Mark)
+            .file("binary_table_name_huge.mods2"),
         ),
         entry("binary_null_table_name.mods2", 1, 0, "table name is null"),
         entry(

@@ -126,15 +126,16 @@ impl Resource {
         Self::parse(&bytes, &path.display().to_string(), limits)
     }
 
-    /// Parses a `.resource` file's bytes; `name` (the file's path) goes into error messages.
+    /// Parses a `.resource` file's bytes; every error names `name` (the file's path) as its
+    /// file ([`Location::file`](crate::Location)).
     /// Counts are checked against `limits.max_metadata_entries` and against the bytes left,
     /// string lengths against `limits.max_string_len`, before anything is allocated.
     pub fn parse(bytes: &[u8], name: &str, limits: &Limits) -> Result<Resource> {
         let mut c = Cursor::new(bytes, 0);
-        Self::parse_cursor(&mut c, name, limits).map_err(|e| e.in_section("resource"))
+        Self::parse_cursor(&mut c, limits).map_err(|e| e.in_section("resource").in_file(name))
     }
 
-    fn parse_cursor(c: &mut Cursor<'_>, name: &str, limits: &Limits) -> Result<Resource> {
+    fn parse_cursor(c: &mut Cursor<'_>, limits: &Limits) -> Result<Resource> {
         let version = c.read_u8()?;
         let at = c.offset();
         let kind = match c.read_u8()? {
@@ -143,14 +144,14 @@ impl Resource {
             3 => TimeIndexKind::DeviceIds,
             t => {
                 return Err(Error::unsupported(format!(
-                    "{name}: time index type {t} at byte {at} (known: 0, 1, 3)"
+                    "time index type {t} at byte {at} (known: 0, 1, 3)"
                 ))
                 .at_offset(at))
             }
         };
         let devices = match kind {
-            TimeIndexKind::FileLevel => read_file_level(c, name, limits)?,
-            _ => read_device_level(c, kind, name, limits)?,
+            TimeIndexKind::FileLevel => read_file_level(c, limits)?,
+            _ => read_device_level(c, kind, limits)?,
         };
         let file_range = devices.values().copied().reduce(|a, b| a.union(&b));
         let plan_indexes = if c.remaining() >= 16 {
@@ -170,13 +171,11 @@ impl Resource {
 
 /// Reads an `int32` count, refusing negatives, counts above the limit and counts that need
 /// more than the bytes left (`min_each` bytes per entry).
-fn read_count(c: &mut Cursor<'_>, name: &str, limits: &Limits, min_each: usize) -> Result<usize> {
+fn read_count(c: &mut Cursor<'_>, limits: &Limits, min_each: usize) -> Result<usize> {
     let at = c.offset();
     let n = c.read_i32_be()?;
     let Ok(n) = usize::try_from(n) else {
-        return Err(
-            Error::corrupt(FORMAT, format!("{name}: negative device count {n}")).at_offset(at),
-        );
+        return Err(Error::corrupt(FORMAT, format!("negative device count {n}")).at_offset(at));
     };
     if n > limits.max_metadata_entries {
         return Err(Error::limit(
@@ -190,7 +189,7 @@ fn read_count(c: &mut Cursor<'_>, name: &str, limits: &Limits, min_each: usize) 
     Ok(n)
 }
 
-fn read_path(c: &mut Cursor<'_>, name: &str, limits: &Limits) -> Result<DeviceId> {
+fn read_path(c: &mut Cursor<'_>, limits: &Limits) -> Result<DeviceId> {
     let at = c.offset();
     let len = c.read_i32_be()?;
     if len as i64 > limits.max_string_len as i64 {
@@ -202,26 +201,21 @@ fn read_path(c: &mut Cursor<'_>, name: &str, limits: &Limits) -> Result<DeviceId
         .at_offset(at));
     }
     let Ok(len) = usize::try_from(len) else {
-        return Err(Error::corrupt(FORMAT, format!("{name}: device path is null")).at_offset(at));
+        return Err(Error::corrupt(FORMAT, "device path is null".to_string()).at_offset(at));
     };
     let bytes = c.take("resource device path", len)?;
     let path = std::str::from_utf8(bytes).map_err(|_| {
-        Error::corrupt(FORMAT, format!("{name}: device path is not UTF-8")).at_offset(at)
+        Error::corrupt(FORMAT, "device path is not UTF-8".to_string()).at_offset(at)
     })?;
-    DeviceId::from_tree_path(path).map_err(|e| {
-        Error::corrupt(FORMAT, format!("{name}: device path {path:?}: {e}")).at_offset(at)
-    })
+    DeviceId::from_tree_path(path)
+        .map_err(|e| Error::corrupt(FORMAT, format!("device path {path:?}: {e}")).at_offset(at))
 }
 
-fn read_file_level(
-    c: &mut Cursor<'_>,
-    name: &str,
-    limits: &Limits,
-) -> Result<BTreeMap<DeviceId, TimeRange>> {
-    let n = read_count(c, name, limits, 4)?;
+fn read_file_level(c: &mut Cursor<'_>, limits: &Limits) -> Result<BTreeMap<DeviceId, TimeRange>> {
+    let n = read_count(c, limits, 4)?;
     let mut devices = Vec::with_capacity(n);
     for _ in 0..n {
-        devices.push(read_path(c, name, limits)?);
+        devices.push(read_path(c, limits)?);
     }
     let range = TimeRange::new(c.read_i64_be()?, c.read_i64_be()?);
     Ok(devices.into_iter().map(|d| (d, range)).collect())
@@ -230,11 +224,10 @@ fn read_file_level(
 fn read_device_level(
     c: &mut Cursor<'_>,
     kind: TimeIndexKind,
-    name: &str,
     limits: &Limits,
 ) -> Result<BTreeMap<DeviceId, TimeRange>> {
     // 16 bytes of times and at least 5 of name and index per device.
-    let n = read_count(c, name, limits, 21)?;
+    let n = read_count(c, limits, 21)?;
     let mut ranges = Vec::with_capacity(n);
     for _ in 0..n {
         let start = c.read_i64_be()?;
@@ -254,7 +247,7 @@ fn read_device_level(
                 let max = limits.max_string_len.min(limits.max_columns);
                 DeviceId::read(c, max)?
             }
-            _ => read_path(c, name, limits)?,
+            _ => read_path(c, limits)?,
         };
         let index = c.read_i32_be()?;
         let range = usize::try_from(index)
@@ -263,14 +256,13 @@ fn read_device_level(
             .ok_or_else(|| {
                 Error::corrupt(
                     FORMAT,
-                    format!("{name}: device {device} has index {index}, outside 0..{n}"),
+                    format!("device {device} has index {index}, outside 0..{n}"),
                 )
                 .at_offset(at)
             })?;
         if devices.insert(device.clone(), *range).is_some() {
             return Err(
-                Error::corrupt(FORMAT, format!("{name}: device {device} is listed twice"))
-                    .at_offset(at),
+                Error::corrupt(FORMAT, format!("device {device} is listed twice")).at_offset(at),
             );
         }
     }

@@ -33,9 +33,13 @@ use crate::{Error, ErrorKind, Limits, Result};
 /// The format name in errors.
 const FORMAT: &str = "iotdb mods2";
 
-/// Parses a whole `.mods2` file; `name` is used in error messages. At most
-/// [`Limits::max_mods_entries`] entries.
+/// Parses a whole `.mods2` file; every error names `name` as its file
+/// ([`Location::file`](crate::Location)). At most [`Limits::max_mods_entries`] entries.
 pub fn parse(bytes: &[u8], name: &str, limits: &Limits) -> Result<Vec<Deletion>> {
+    parse_entries(bytes, limits).map_err(|e| e.in_file(name))
+}
+
+fn parse_entries(bytes: &[u8], limits: &Limits) -> Result<Vec<Deletion>> {
     let mut c = Cursor::new(bytes, 0);
     let mut out = Vec::new();
     while !c.is_empty() {
@@ -47,7 +51,7 @@ pub fn parse(bytes: &[u8], name: &str, limits: &Limits) -> Result<Vec<Deletion>>
                 let entry_no = out.len() + 1;
                 return Err(match e.kind() {
                     ErrorKind::Corrupt { message, .. } => {
-                        let msg = format!("{name}: entry {entry_no} (at byte {at}): {message}");
+                        let msg = format!("entry {entry_no} (at byte {at}): {message}");
                         let off = e.location().offset.unwrap_or(at);
                         Error::corrupt(FORMAT, msg).at_offset(off)
                     }
@@ -298,7 +302,11 @@ mod tests {
         let e = parse(&bytes, "f.mods2", &Limits::default()).unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::Corrupt { .. }), "{e}");
         assert_eq!(e.location().offset, Some(second as u64));
-        assert!(e.to_string().contains("f.mods2: entry 2"), "{e}");
+        assert!(e.to_string().contains("entry 2"), "{e}");
+        assert_eq!(
+            e.location().file.as_deref(),
+            Some(std::path::Path::new("f.mods2"))
+        );
 
         let mut neg = vec![1u8];
         neg.extend_from_slice(&[0; 16]);

@@ -25,9 +25,14 @@ use crate::{Error, Limits, Result};
 /// The format name in errors.
 const FORMAT: &str = "iotdb mods";
 
-/// Parses a whole `.mods` file; `name` is used in error messages. At most
-/// [`Limits::max_mods_entries`] lines, each at most [`Limits::max_string_len`] bytes.
+/// Parses a whole `.mods` file; every error names `name` as its file
+/// ([`Location::file`](crate::Location)). At most [`Limits::max_mods_entries`] lines, each at
+/// most [`Limits::max_string_len`] bytes.
 pub fn parse(bytes: &[u8], name: &str, limits: &Limits) -> Result<Vec<Deletion>> {
+    parse_lines(bytes, limits).map_err(|e| e.in_file(name))
+}
+
+fn parse_lines(bytes: &[u8], limits: &Limits) -> Result<Vec<Deletion>> {
     let mut out = Vec::new();
     let mut at = 0usize;
     let mut line_no = 0u64;
@@ -40,7 +45,7 @@ pub fn parse(bytes: &[u8], name: &str, limits: &Limits) -> Result<Vec<Deletion>>
         };
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let fail = |why: String| {
-            Error::corrupt(FORMAT, format!("{name}: line {line_no}: {why}")).at_offset(at as u64)
+            Error::corrupt(FORMAT, format!("line {line_no}: {why}")).at_offset(at as u64)
         };
         if line.len() > limits.max_string_len {
             if !terminated {
@@ -147,7 +152,7 @@ mod tests {
     fn bad_lines() {
         let e = err(b"DELETION,root.a.s,1,2,3\nUPDATE,root.a.s,1,2,3\n");
         assert!(
-            e.contains("f.mods: line 2") && e.contains("at byte 24"),
+            e.contains("line 2") && e.contains("file f.mods, at byte 24"),
             "{e}"
         );
         assert!(err(b"DELETION,root.a.s,1\n").contains("3 fields"));
