@@ -3,6 +3,9 @@
 //! the library's `Dataset::query` returns; `merge 'false'` / `--no-merge` read the files one
 //! by one.
 
+#[path = "support/sql_bin.rs"]
+mod sql_bin;
+
 use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
@@ -137,30 +140,14 @@ async fn sql_over_a_data_directory_is_the_merged_dataset() {
 #[test]
 fn colfile_sql_merges_unless_no_merge() {
     let dir = data_dir("cli");
-    let run = |extra: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_colfile-sql"))
-            .args([
-                "SELECT count(*) AS n FROM t",
-                &format!("t={}", dir.display()),
-                "--format",
-                "csv",
-            ])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8(o.stdout).unwrap()
-    };
+    let query = format!("t={}", dir.display());
+    let run = |extra: &[&str]| sql_bin::csv(&["SELECT count(*) AS n FROM t", &query], extra);
     assert_eq!(run(&[]), "n\n5\n");
     assert_eq!(run(&["--no-merge"]), "n\n6\n");
     let ddl = format!(
         "CREATE EXTERNAL TABLE u STORED AS TSFILE LOCATION '{}'; SELECT count(*) AS n FROM u",
         dir.display()
     );
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_colfile-sql"))
-        .args([ddl.as_str(), "--format", "csv"])
-        .output()
-        .unwrap();
-    assert_eq!(String::from_utf8(o.stdout).unwrap(), "n\n5\n");
+    assert_eq!(sql_bin::csv(&[ddl.as_str()], &[]), "n\n5\n");
     std::fs::remove_dir_all(dir).unwrap();
 }

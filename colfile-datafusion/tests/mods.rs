@@ -3,6 +3,9 @@
 //! trusts statistics (stored statistics still count deleted points), and `apply_mods
 //! 'false'` / `colfile-sql --no-mods` give every stored point back.
 
+#[path = "support/sql_bin.rs"]
+mod sql_bin;
+
 use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
@@ -148,20 +151,8 @@ async fn create_external_table_takes_apply_mods() {
 #[test]
 fn colfile_sql_no_mods() {
     let (dir, file) = fixture("cli");
-    let run = |extra: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_colfile-sql"))
-            .args([
-                "SELECT count(*) AS n FROM w",
-                &format!("w={}", file.display()),
-                "--format",
-                "csv",
-            ])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8(o.stdout).unwrap()
-    };
+    let query = format!("w={}", file.display());
+    let run = |extra: &[&str]| sql_bin::csv(&["SELECT count(*) AS n FROM w", &query], extra);
     assert_eq!(run(&[]), format!("n\n{}\n", library(&file, true).0));
     assert_eq!(
         run(&["--no-mods"]),

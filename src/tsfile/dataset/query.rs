@@ -28,7 +28,7 @@ use crate::tsfile::format::batch::{Column, DeviceBatch};
 use crate::tsfile::format::index::TimeseriesMetadata;
 use crate::tsfile::format::{DataType, DeviceId, Value, ValueRef};
 use crate::tsfile::read::plan::device_tags;
-use crate::tsfile::read::rows::{retain_rows, row_mask};
+use crate::tsfile::read::rows::{retain_rows, row_mask, Window};
 use crate::tsfile::{Query, QueryStream, TsFileReader};
 use crate::{Error, Limits, Result};
 
@@ -96,8 +96,7 @@ pub struct DatasetRows<'a> {
     readers: Vec<Option<SharedReader>>,
     devices: VecDeque<DeviceId>,
     current: Option<DeviceMerge>,
-    to_skip: u64,
-    left: Option<u64>,
+    window: Window,
     stats: DatasetStats,
 }
 
@@ -159,8 +158,7 @@ impl Dataset {
             readers: vec![None; self.files.len()],
             devices: VecDeque::new(),
             current: None,
-            to_skip: query.offset,
-            left: query.limit,
+            window: Window::new(query.offset, query.limit),
             stats: DatasetStats::default(),
         };
         rows.devices = rows.list_devices()?.into();
@@ -441,30 +439,6 @@ impl<'a> DatasetRows<'a> {
             }
         }
     }
-
-    /// Applies the offset and the limit to `batch`; `None` when nothing of it is left.
-    fn window(&mut self, mut batch: DeviceBatch) -> Result<Option<DeviceBatch>> {
-        let n = batch.len() as u64;
-        if self.to_skip >= n {
-            self.to_skip -= n;
-            return Ok(None);
-        }
-        if self.to_skip > 0 {
-            let skip = self.to_skip as usize;
-            let keep: Vec<bool> = (0..batch.len()).map(|i| i >= skip).collect();
-            retain_rows(&mut batch, &keep)?;
-            self.to_skip = 0;
-        }
-        if let Some(left) = self.left.as_mut() {
-            let n = batch.len() as u64;
-            if n > *left {
-                let keep: Vec<bool> = (0..batch.len()).map(|i| (i as u64) < *left).collect();
-                retain_rows(&mut batch, &keep)?;
-            }
-            *left -= batch.len() as u64;
-        }
-        Ok((!batch.is_empty()).then_some(batch))
-    }
 }
 
 impl Iterator for DatasetRows<'_> {
@@ -472,11 +446,11 @@ impl Iterator for DatasetRows<'_> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if self.left == Some(0) {
+            if self.window.full() {
                 return None;
             }
             match self.next_of_current() {
-                Some(Ok(b)) => match self.window(b) {
+                Some(Ok(b)) => match self.window.cut(b) {
                     Ok(Some(b)) => return Some(Ok(b)),
                     Ok(None) => continue,
                     Err(e) => return Some(Err(e)),

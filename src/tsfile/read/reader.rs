@@ -20,7 +20,7 @@ use super::filter::Tri;
 use super::metadata::{DeviceIndex, FileMetadata, FileParts};
 use super::plan::{check_filter, device_tags, tag_verdict, DevicePlan};
 pub use super::query::Query;
-use super::rows::{append_rows, retain_rows, split_rows};
+use super::rows::{append_rows, split_rows, Window};
 use super::scan::DeviceScan;
 use crate::source::{ByteSource, FileSource};
 use crate::tsfile::encoding::compression::PageCodecs;
@@ -376,8 +376,7 @@ impl<S: ByteSource> TsFileReader<S> {
             current: None,
             codecs,
             pending: VecDeque::new(),
-            to_skip: query.offset,
-            taken: 0,
+            window: Window::new(query.offset, query.limit),
             explain,
         })
     }
@@ -408,10 +407,9 @@ pub struct QueryStream<R> {
     /// Read ahead of the batch last returned, offset and limit applied: rows cut off at the
     /// batch size, the next device's rows, or the error that ended a batch early.
     pending: VecDeque<Result<DeviceBatch>>,
-    /// Rows of the offset still to drop.
-    to_skip: u64,
-    /// Rows taken for the result (returned or pending): what the limit counts.
-    taken: u64,
+    /// The offset and limit: rows still to skip, rows taken for the result (returned or
+    /// pending).
+    window: Window,
     explain: Explain,
 }
 
@@ -457,29 +455,12 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
     }
 
     /// Applies the offset and the limit to a batch; `None` when nothing of it is left.
-    fn cut(&mut self, mut b: DeviceBatch) -> Result<Option<DeviceBatch>> {
-        let len = b.len() as u64;
-        if self.to_skip >= len {
-            self.to_skip -= len;
-            return Ok(None);
-        }
-        if self.to_skip > 0 {
-            let keep: Vec<bool> = (0..len).map(|i| i >= self.to_skip).collect();
-            retain_rows(&mut b, &keep)?;
-            self.to_skip = 0;
-        }
-        if let Some(limit) = self.query.limit {
-            let left = limit.saturating_sub(self.taken);
-            if (b.len() as u64) > left {
-                split_rows(&mut b, left as usize)?;
-            }
-        }
-        self.taken += b.len() as u64;
-        Ok((!b.is_empty()).then_some(b))
+    fn cut(&mut self, b: DeviceBatch) -> Result<Option<DeviceBatch>> {
+        self.window.cut(b)
     }
 
     fn limit_reached(&self) -> bool {
-        self.query.limit.is_some_and(|l| self.taken >= l)
+        self.window.full()
     }
 
     /// The next non-empty batch after offset and limit: what was read ahead, else the scans'.

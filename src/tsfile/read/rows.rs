@@ -56,6 +56,53 @@ pub fn row_mask(
     keep
 }
 
+/// A query's offset and limit over a stream of batches: the rows still to skip and those
+/// taken so far.
+#[derive(Clone, Debug)]
+pub(crate) struct Window {
+    to_skip: u64,
+    limit: Option<u64>,
+    taken: u64,
+}
+
+impl Window {
+    /// Skip `offset` rows, then take at most `limit`.
+    pub fn new(offset: u64, limit: Option<u64>) -> Self {
+        Window {
+            to_skip: offset,
+            limit,
+            taken: 0,
+        }
+    }
+
+    /// `b` with the offset and the limit applied; `None` when nothing of it is left.
+    pub fn cut(&mut self, mut b: DeviceBatch) -> Result<Option<DeviceBatch>> {
+        let len = b.len() as u64;
+        if self.to_skip >= len {
+            self.to_skip -= len;
+            return Ok(None);
+        }
+        if self.to_skip > 0 {
+            let keep: Vec<bool> = (0..len).map(|i| i >= self.to_skip).collect();
+            retain_rows(&mut b, &keep)?;
+            self.to_skip = 0;
+        }
+        if let Some(limit) = self.limit {
+            let left = limit.saturating_sub(self.taken);
+            if (b.len() as u64) > left {
+                split_rows(&mut b, left as usize)?;
+            }
+        }
+        self.taken += b.len() as u64;
+        Ok((!b.is_empty()).then_some(b))
+    }
+
+    /// Whether the limit has been reached.
+    pub fn full(&self) -> bool {
+        self.limit.is_some_and(|l| self.taken >= l)
+    }
+}
+
 /// Keeps the rows of `batch` whose flag in `keep` is set.
 pub fn retain_rows(batch: &mut DeviceBatch, keep: &[bool]) -> Result<()> {
     if keep.iter().all(|&k| k) {
