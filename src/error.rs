@@ -72,6 +72,29 @@ pub enum ErrorKind {
     /// A caller-supplied argument or value is invalid (nothing was read from a file).
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// Fetching a byte range from a remote object failed, after the store's own retries
+    /// (the store's error is the [`source()`](std::error::Error::source)).
+    #[error("fetching bytes {start}..{end} of {object} failed: {message}")]
+    Fetch {
+        /// The object (its URL or path).
+        object: String,
+        /// First byte asked for.
+        start: u64,
+        /// One past the last byte asked for.
+        end: u64,
+        /// What the store said.
+        message: String,
+    },
+    /// A read reached bytes that were not fetched ([`crate::source::FetchedSource`]). The
+    /// async readers fetch them and read again; reaching a caller means a reader asked for
+    /// bytes its plan did not name.
+    #[error("bytes {start}..{end} were not fetched")]
+    Unfetched {
+        /// First byte not held.
+        start: u64,
+        /// One past the last byte of the missing run (at most the read's end).
+        end: u64,
+    },
 }
 
 /// Where an error happened. Fields that do not apply are `None`.
@@ -368,6 +391,7 @@ impl From<Error> for std::io::Error {
                 std::io::ErrorKind::InvalidInput
             }
             ErrorKind::Truncated { .. } => std::io::ErrorKind::UnexpectedEof,
+            ErrorKind::Fetch { .. } => std::io::ErrorKind::Other,
             _ => std::io::ErrorKind::InvalidData,
         };
         std::io::Error::new(kind, e)

@@ -110,6 +110,10 @@ pub use pool::{BufferPool, DEFAULT_POOL_BYTES};
 pub use rcfile_reader::{RcFileArrowReader, RcFileArrowReaderBuilder};
 pub use rcfile_writer::{RcFileArrowWriter, RcFileArrowWriterBuilder};
 pub use tsfile_reader::{tree_batch_to_arrow, TsFileArrowReader, TsFileArrowReaderBuilder};
+#[cfg(feature = "async")]
+pub use tsfile_reader::{
+    AsyncReadOptions, TsFileRecordBatchStream, TsFileRecordBatchStreamBuilder,
+};
 pub use tsfile_types::{
     arrow_schema_to_tsfile, tsfile_table_to_arrow, tsfile_time_field, TSFILE_CATEGORY_KEY,
     TSFILE_TYPE_KEY,

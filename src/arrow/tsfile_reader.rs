@@ -15,10 +15,15 @@ use plan::{OutColumn, Plan};
 
 mod arrays;
 mod plan;
+#[cfg(feature = "async")]
+mod stream;
+
+#[cfg(feature = "async")]
+pub use stream::{AsyncReadOptions, TsFileRecordBatchStream, TsFileRecordBatchStreamBuilder};
 
 /// Sets up a [`TsFileArrowReader`]: the query, the batch size, the time unit and how text
 /// that is not UTF-8 is treated. Made by [`TsFileArrowReader::builder`].
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct TsFileArrowReaderBuilder<S> {
     reader: Arc<TsFileReader<S>>,
     query: Query,

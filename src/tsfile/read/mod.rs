@@ -15,6 +15,7 @@
 //! | `deletions` | the chunks, pages and points that IoTDB deletions (`.mods`) hide |
 //! | `chunk_reader`, `pages` | a chunk's header and pages, read and decompressed |
 //! | `points` | how many points a chunk's pages may decode to |
+//! | `fetch_plan` | the bytes the next devices' scans read, for the async readers to fetch first |
 //!
 //! It builds on [`format`](super::format) and [`encoding`](super::encoding) only; nothing
 //! here knows the writer or the tools. `reader` drives `plan` and `scan`, `scan` uses
@@ -25,6 +26,8 @@
 pub mod chunk_reader;
 mod deletions;
 pub mod explain;
+#[cfg(feature = "async")]
+pub(crate) mod fetch_plan;
 pub mod filter;
 pub mod filter_parse;
 mod merge;

@@ -378,6 +378,8 @@ impl<S: ByteSource> TsFileReader<S> {
             pending: VecDeque::new(),
             window: Window::new(query.offset, query.limit),
             explain,
+            horizon: None,
+            blocked: false,
         })
     }
 
@@ -411,6 +413,11 @@ pub struct QueryStream<R> {
     /// pending).
     window: Window,
     explain: Explain,
+    /// How many more devices may be started (`None`: all): an async reader raises it as it
+    /// fetches their bytes ([`super::fetch_plan`]).
+    horizon: Option<usize>,
+    /// The last `None` came from the horizon, not from the end.
+    blocked: bool,
 }
 
 impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
@@ -418,6 +425,38 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
     /// exhausted).
     pub fn explain(&self) -> &Explain {
         &self.explain
+    }
+
+    /// Starts no device beyond the `n` next ones until [`allow`](Self::allow) lets it:
+    /// the iterator then ends early, with [`blocked`](Self::blocked) true.
+    #[cfg(feature = "async")]
+    pub(crate) fn hold(&mut self, n: usize) {
+        self.horizon = Some(n);
+    }
+
+    /// Lets `n` more devices start.
+    #[cfg(feature = "async")]
+    pub(crate) fn allow(&mut self, n: usize) {
+        self.horizon = self.horizon.map(|h| h.saturating_add(n));
+        self.blocked = false;
+    }
+
+    /// Whether the last `None` was the horizon ([`hold`](Self::hold)), not the end.
+    #[cfg(feature = "async")]
+    pub(crate) fn blocked(&self) -> bool {
+        self.blocked
+    }
+
+    /// The devices not yet allowed to start, in the order they will be read.
+    #[cfg(feature = "async")]
+    pub(crate) fn held_back(&self) -> impl Iterator<Item = &DeviceIndex> {
+        self.devices.iter().skip(self.horizon.unwrap_or(usize::MAX))
+    }
+
+    /// The reader's parts and the query, for planning what the next devices read.
+    #[cfg(feature = "async")]
+    pub(crate) fn reader_and_query(&self) -> (FileParts<'_, S>, &Query) {
+        (self.reader.parts(), &self.query)
     }
 
     /// The next batch of some device, before offset, limit and batch size.
@@ -440,7 +479,14 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
                     }
                 }
             }
+            if self.horizon == Some(0) && !self.devices.is_empty() {
+                self.blocked = true;
+                return None;
+            }
             let device = self.devices.pop_front()?;
+            if let Some(h) = &mut self.horizon {
+                *h -= 1;
+            }
             match DevicePlan::new(&self.reader.parts(), &device, &self.query) {
                 Ok(plan) => match plan.skip_reason(&self.query) {
                     Some(why) => self.explain.devices.skip(why),

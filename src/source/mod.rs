@@ -1,8 +1,33 @@
 //! Byte-range sources: what readers read from. A file, a byte slice, or anything that can
-//! return the bytes of a range (an object store client, a memory map, a test double).
+//! return the bytes of a range (a memory map, a test double); with the `async` feature, an
+//! object in a store fetched by range requests ([`AsyncByteSource`]), held as it arrives in
+//! a [`FetchedSource`].
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `mod` | [`ByteSource`], [`FileSource`] |
+//! | `ranges` | wanted ranges merged and cut into requests |
+//! | `fetched` | [`FetchedSource`]: the fetched ranges of a file, read like the file |
+//! | `remote` | [`AsyncByteSource`], [`Counted`], [`FetchOptions`], and fetching into a [`FetchedSource`] |
+//! | `object` | [`ObjectSource`]: an object of an `object_store` store |
 
 use crate::{Error, Result};
 use std::sync::Arc;
+
+mod fetched;
+#[cfg(feature = "object_store")]
+mod object;
+pub mod ranges;
+#[cfg(feature = "async")]
+mod remote;
+
+pub use fetched::FetchedSource;
+#[cfg(feature = "object_store")]
+pub use object::ObjectSource;
+#[cfg(feature = "async")]
+pub(crate) use remote::{fetch_into, resolve};
+#[cfg(feature = "async")]
+pub use remote::{AsyncByteSource, Counted, FetchOptions};
 
 /// Random-access input: a known length and positioned reads. No shared cursor, so one source
 /// can serve several readers (e.g. several splits of one file) at once.
@@ -31,7 +56,7 @@ pub trait ByteSource: Send + Sync {
     }
 }
 
-fn check_range(len: u64, offset: u64, n: usize) -> Result<()> {
+pub(crate) fn check_range(len: u64, offset: u64, n: usize) -> Result<()> {
     let end = offset.checked_add(n as u64);
     match end {
         Some(e) if e <= len => Ok(()),

@@ -1,0 +1,189 @@
+//! The async TsFile reader (`TsFileRecordBatchStreamBuilder`) against the synchronous
+//! `TsFileArrowReader` on the same bytes: every fixture, the real files of other writers, and
+//! a generated many-device file, under queries of every kind and under fetch settings that
+//! force many windows and many misses. Both must give the same batches; the requests made
+//! are counted.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use colfile::arrow::{AsyncReadOptions, TsFileArrowReader, TsFileRecordBatchStreamBuilder};
+use colfile::source::ranges::RangePlan;
+use colfile::source::{Counted, FetchOptions};
+use colfile::tsfile::{DeviceId, Filter, Query, TsFileReader};
+use colfile_testkit as common;
+use futures_util::TryStreamExt;
+
+/// What the synchronous reader returns: the batches, or the error's text.
+fn sync_read(
+    file: &Bytes,
+    q: &Query,
+    batch: usize,
+) -> Result<Vec<arrow_array::RecordBatch>, String> {
+    let reader = TsFileReader::open(file.to_vec()).map_err(|e| e.to_string())?;
+    let r = TsFileArrowReader::builder(Arc::new(reader))
+        .with_query(q.clone())
+        .with_batch_size(batch)
+        .build()
+        .map_err(|e| e.to_string())?;
+    r.collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())
+}
+
+async fn async_read(
+    src: &Arc<Counted<Bytes>>,
+    q: &Query,
+    batch: usize,
+    opts: AsyncReadOptions,
+) -> Result<Vec<arrow_array::RecordBatch>, String> {
+    let b = TsFileRecordBatchStreamBuilder::new_with_options(Arc::clone(src), opts)
+        .await
+        .map_err(|e| e.to_string())?;
+    let s = b
+        .with_query(q.clone())
+        .with_batch_size(batch)
+        .build()
+        .await
+        .map_err(|e| e.to_string())?;
+    s.try_collect().await.map_err(|e| e.to_string())
+}
+
+/// Fetch settings that make every step small: a 256-byte tail, 64-byte blocks, no merging,
+/// 1 KiB requests, windows of one device.
+fn tiny() -> AsyncReadOptions {
+    AsyncReadOptions {
+        fetch: FetchOptions {
+            plan: RangePlan {
+                gap: 0,
+                max_request: 1024,
+            },
+            concurrency: 3,
+            tail: 256,
+            block: 64,
+        },
+        window: 1,
+        max_index_prefetch: 0,
+        ..AsyncReadOptions::default()
+    }
+}
+
+/// Queries for a file: everything, and (for the first table or tree device) a projection,
+/// a time range, a filter, offset and limit.
+fn queries(file: &Bytes) -> Vec<Query> {
+    let mut qs = vec![Query::all(), Query::all().offset(3).limit(5)];
+    let Ok(r) = TsFileReader::open(file.to_vec()) else {
+        return qs;
+    };
+    let tables: Vec<String> = r.metadata().tables().map(str::to_owned).collect();
+    if let Some(t) = tables.first() {
+        let q = Query::all().table(t);
+        qs.push(q.clone());
+        qs.push(q.clone().time_range(0, 1_000));
+        if let Some(s) = r.metadata().table_schema(t) {
+            let names: Vec<String> = s.columns.iter().map(|c| c.schema.name.clone()).collect();
+            if let Some(last) = names.last() {
+                qs.push(q.clone().columns([last.clone()]));
+                qs.push(q.clone().filter(Filter::is_not_null(last)));
+            }
+        }
+    }
+    if let Ok(devices) = r.devices(&Query::all()) {
+        if let Some(d) = devices.get(devices.len() / 2) {
+            qs.push(Query::all().device(d.clone()));
+        }
+    }
+    qs
+}
+
+async fn same_both_ways(name: &str, file: Bytes) {
+    for q in queries(&file) {
+        for batch in [3, 1024] {
+            let want = sync_read(&file, &q, batch);
+            for opts in [AsyncReadOptions::default(), tiny()] {
+                let src = Arc::new(Counted::new(file.clone()));
+                let got = async_read(&src, &q, batch, opts).await;
+                assert_eq!(got, want, "{name}: {q:?}, batch {batch}");
+            }
+        }
+    }
+}
+
+fn fixture_files() -> Vec<(String, Bytes)> {
+    let mut out = Vec::new();
+    let mut dirs = vec![common::repo_root().join("fixtures/tsfile")];
+    if let Some(ext) = common::external_dir() {
+        dirs.push(ext.join("real"));
+    }
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for p in paths {
+            if p.extension().is_some_and(|x| x == "tsfile") {
+                let bytes = std::fs::read(&p).unwrap();
+                out.push((p.display().to_string(), Bytes::from(bytes)));
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_fixture_reads_the_same_async_as_sync() {
+    let files = fixture_files();
+    assert!(files.len() > 30, "fixtures found: {}", files.len());
+    for (name, file) in files {
+        same_both_ways(&name, file).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_devices_many_windows() {
+    let file = Bytes::from(common::iot::iot_table(60, 300, 5_000));
+    same_both_ways("iot 60x300", file).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_are_few_and_one_device_reads_little() {
+    // The shape of the official benchmark file (1,000 devices, one chunk group each), with
+    // 200 rows per device instead of 1,000 to keep the test short: the fixed costs (the
+    // file's head and tail, the index) weigh 5 times more here than on the 12.9 MB file
+    // that the request bench reads (interop/s3bench.sh).
+    let file = Bytes::from(common::iot::iot_table(1000, 200, 200_000));
+    let len = file.len() as u64;
+    // A full scan: tail and head, the index, then the chunks in a few large requests.
+    let src = Arc::new(Counted::new(file.clone()));
+    let opts = AsyncReadOptions::default();
+    let all = async_read(&src, &Query::all(), 8192, opts.clone())
+        .await
+        .unwrap();
+    let rows: usize = all.iter().map(|b| b.num_rows()).sum();
+    assert_eq!(rows, 200_000);
+    let reqs = src.requests();
+    assert!(reqs <= 8, "full scan of {len} bytes took {reqs} requests");
+    assert!(
+        src.bytes() <= len + (64 << 10),
+        "read {} of {len}",
+        src.bytes()
+    );
+    // One device: its index entries and its chunks.
+    let segs = ["t", "r7", "dev00457"].map(|s| Some(s.to_owned()));
+    let device = DeviceId::new(segs.to_vec()).unwrap();
+    let src = Arc::new(Counted::new(file.clone()));
+    let one = async_read(&src, &Query::all().device(device), 8192, opts)
+        .await
+        .unwrap();
+    assert_eq!(one.iter().map(|b| b.num_rows()).sum::<usize>(), 200);
+    let share = src.bytes() as f64 / len as f64;
+    assert!(
+        share < 0.05,
+        "one device read {} of {len} bytes",
+        src.bytes()
+    );
+    assert!(
+        src.requests() <= 6,
+        "one device: {} requests",
+        src.requests()
+    );
+}
