@@ -187,3 +187,11 @@ async fn requests_are_few_and_one_device_reads_little() {
         src.requests()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chunks_longer_than_the_first_guess() {
+    // 4 devices, chunk groups of 5,000 rows: chunks of tens of KiB, so the exact extents
+    // (read from the chunk headers) must be fetched after the first guess.
+    let file = Bytes::from(common::iot::iot_table(4, 10_000, 20_000));
+    same_both_ways("iot 4x10000", file).await;
+}
