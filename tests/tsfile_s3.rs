@@ -1,0 +1,109 @@
+//! TsFiles in a real S3-compatible server (moto's standalone server, started on 127.0.0.1
+//! by the test): read through `object_store`'s S3 client with the async reader, they give
+//! the batches the synchronous reader gives on the local bytes; a missing object is a clear
+//! error naming it.
+
+use std::sync::Arc;
+
+use colfile::arrow::{TsFileArrowReader, TsFileRecordBatchStreamBuilder};
+use colfile::source::{Counted, ObjectSource};
+use colfile::tsfile::{Query, TsFileReader};
+use colfile::ErrorKind;
+use colfile_testkit as common;
+use common::s3::MotoServer;
+use futures_util::TryStreamExt;
+use object_store::aws::AmazonS3Builder;
+use object_store::path::Path;
+use object_store::ObjectStore;
+
+fn store(server: &MotoServer, bucket: &str) -> Arc<dyn ObjectStore> {
+    let s3 = AmazonS3Builder::new()
+        .with_endpoint(server.endpoint())
+        .with_bucket_name(bucket)
+        .with_region("us-east-1")
+        .with_access_key_id("test")
+        .with_secret_access_key("test")
+        .with_allow_http(true)
+        .build()
+        .expect("s3 client");
+    Arc::new(s3)
+}
+
+fn local(bytes: &[u8], q: &Query) -> Result<Vec<arrow_array::RecordBatch>, String> {
+    let reader = TsFileReader::open(bytes.to_vec()).map_err(|e| e.to_string())?;
+    let r = TsFileArrowReader::builder(Arc::new(reader))
+        .with_query(q.clone())
+        .build()
+        .map_err(|e| e.to_string())?;
+    r.collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())
+}
+
+async fn remote(
+    store: &Arc<dyn ObjectStore>,
+    key: &str,
+    q: &Query,
+) -> Result<(Vec<arrow_array::RecordBatch>, u64), String> {
+    let src = ObjectSource::open(Arc::clone(store), Path::from(key))
+        .await
+        .map_err(|e| e.to_string())?;
+    let src = Arc::new(Counted::new(src));
+    let b = TsFileRecordBatchStreamBuilder::new(Arc::clone(&src))
+        .await
+        .map_err(|e| e.to_string())?;
+    let s = b.with_query(q.clone()).build().await.map_err(|e| e.to_string())?;
+    let batches = s.try_collect().await.map_err(|e| e.to_string())?;
+    Ok((batches, src.requests()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixtures_read_from_s3_as_from_disk() {
+    let server = MotoServer::start();
+    server.create_bucket("data");
+    let store = store(&server, "data");
+    let dir = common::repo_root().join("fixtures/tsfile");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tsfile"))
+        .collect();
+    names.sort();
+    assert!(names.len() > 30);
+    let iot = common::iot::iot_table(200, 300, 60_000);
+    let mut files: Vec<(String, Vec<u8>)> = names
+        .iter()
+        .map(|n| (format!("fixtures/{n}"), std::fs::read(dir.join(n)).unwrap()))
+        .collect();
+    files.push(("warehouse/region=eu/iot.tsfile".into(), iot));
+    for (key, bytes) in &files {
+        server.put_object("data", key, bytes);
+    }
+    for (key, bytes) in &files {
+        for q in [Query::all(), Query::all().time_range(0, 500).limit(100)] {
+            let want = local(bytes, &q);
+            let got = remote(&store, key, &q).await;
+            match (got, want) {
+                (Ok((got, requests)), Ok(want)) => {
+                    assert_eq!(got, want, "{key} {q:?}");
+                    assert!(requests <= 8, "{key}: {requests} requests");
+                }
+                (Err(got), Err(want)) => assert_eq!(got, want, "{key} {q:?}"),
+                (got, want) => panic!("{key} {q:?}: s3 {got:?}, local {want:?}"),
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_object_is_an_error_naming_it() {
+    let server = MotoServer::start();
+    server.create_bucket("data");
+    let store = store(&server, "data");
+    let e = ObjectSource::open(store, Path::from("no/such.tsfile"))
+        .await
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Fetch { .. }), "{e}");
+    let text = e.to_string();
+    assert!(text.contains("data/no/such.tsfile"), "{text}");
+    assert!(std::error::Error::source(&e).is_some(), "the store's error is the source");
+}
