@@ -3,6 +3,7 @@
 #![allow(missing_docs)]
 
 pub mod iotdb;
+pub mod s3;
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
