@@ -4,6 +4,7 @@
 
 pub mod iot;
 pub mod iotdb;
+pub mod s3;
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
