@@ -88,6 +88,8 @@
 //! measurements. Every field carries its TsFile data type and column category as field
 //! metadata ([`TSFILE_TYPE_KEY`], [`TSFILE_CATEGORY_KEY`]).
 
+#[cfg(feature = "async")]
+mod batch_stream;
 mod hive_arrays;
 mod hive_rows;
 mod hive_types;
@@ -100,6 +102,8 @@ mod tsfile_reader;
 mod tsfile_types;
 mod tsfile_writer;
 
+#[cfg(feature = "async")]
+pub use batch_stream::BatchStream;
 pub use hive_rows::{arrow_row_to_hive, hive_rows_to_arrow};
 pub use hive_types::{
     arrow_schema_to_hive, hive_schema_to_arrow, hive_type_to_arrow, HIVE_TYPE_KEY,
@@ -108,6 +112,8 @@ pub use hive_types::{
 pub use pool::release_parked_buffers;
 pub use pool::{BufferPool, DEFAULT_POOL_BYTES};
 pub use rcfile_reader::{RcFileArrowReader, RcFileArrowReaderBuilder};
+#[cfg(feature = "async")]
+pub use rcfile_reader::{RcFileRecordBatchStream, RcFileRecordBatchStreamBuilder};
 pub use rcfile_writer::{RcFileArrowWriter, RcFileArrowWriterBuilder};
 pub use tsfile_reader::{tree_batch_to_arrow, TsFileArrowReader, TsFileArrowReaderBuilder};
 #[cfg(feature = "async")]

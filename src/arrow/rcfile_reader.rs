@@ -15,9 +15,14 @@ use crate::rcfile::{RcFileReader, RcFileReaderBuilder, Schema, Serde};
 use crate::source::ByteSource;
 use crate::{Limits, Result};
 
+#[cfg(feature = "async")]
+mod stream;
+#[cfg(feature = "async")]
+pub use stream::{RcFileRecordBatchStream, RcFileRecordBatchStreamBuilder};
+
 /// Configures an [`RcFileArrowReader`]: the table schema and serde (RCFile stores neither),
 /// then projection, split, batch size and how values map.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct RcFileArrowReaderBuilder<S> {
     source: S,
     schema: Schema,
@@ -259,6 +264,14 @@ impl<S: ByteSource> Iterator for RcFileArrowReader<S> {
     type Item = std::result::Result<RecordBatch, ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.next_item().map(|r| r.map_err(to_arrow))
+    }
+}
+
+impl<S: ByteSource> RcFileArrowReader<S> {
+    /// The next batch. An [`Unfetched`](crate::ErrorKind::Unfetched) error does not end the
+    /// reader: the async reader fetches the bytes and asks again.
+    fn next_item(&mut self) -> Option<Result<RecordBatch>> {
         loop {
             if let Some((batch, done)) = &mut self.group {
                 let left = batch.num_rows().saturating_sub(*done);
@@ -280,8 +293,8 @@ impl<S: ByteSource> Iterator for RcFileArrowReader<S> {
                     return None;
                 }
                 Err(e) => {
-                    self.done = true;
-                    return Some(Err(to_arrow(e)));
+                    self.done = !matches!(e.kind(), crate::ErrorKind::Unfetched { .. });
+                    return Some(Err(e));
                 }
             }
         }

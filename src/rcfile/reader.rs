@@ -238,11 +238,40 @@ impl<S: ByteSource> RcFileReader<S> {
                 self.done = true;
                 Ok(None)
             }
+            // Bytes an async reader has yet to fetch: the group is read again once they are
+            // in (reading it only fills the group's buffers and moves on at its end).
+            Err(e) if matches!(e.kind(), crate::ErrorKind::Unfetched { .. }) => Err(e),
             Err(e) => {
                 self.done = true;
                 Err(e.in_row_group(index))
             }
         }
+    }
+
+    /// While the next row group's read is waiting for bytes (an
+    /// [`Unfetched`](crate::ErrorKind::Unfetched) error) past its key section: the byte
+    /// ranges of its projected columns, and of the start of the group after it (a sync
+    /// block, the lengths and a key section a quarter longer than this group's).
+    #[cfg(feature = "async")]
+    pub(crate) fn pending_ranges(&self) -> Option<Vec<Range<u64>>> {
+        let g = &self.group;
+        if self.done || g.offset != self.pos || g.end <= self.pos {
+            return None;
+        }
+        let value_len = u64::from(g.record_length.saturating_sub(g.key_length));
+        let mut col_start = g.end.checked_sub(value_len)?;
+        let mut out = Vec::new();
+        for (col, l) in g.layout.iter().enumerate() {
+            let end = col_start.saturating_add(l.on_disk_len);
+            if self.is_projected(col) {
+                out.push(col_start..end);
+            }
+            col_start = end;
+        }
+        let ckey = u64::from(g.compressed_key_length);
+        let next_head = 20 + 12 + ckey + ckey / 4 + 64;
+        out.push(g.end..g.end.saturating_add(next_head).min(self.len));
+        Some(out)
     }
 
     fn read_group(&mut self, index: u64) -> Result<bool> {

@@ -10,16 +10,12 @@
 //! bytes merged into few requests, and the rest of any chunk longer than the first guess.
 
 use std::ops::Range;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
-use arrow_array::RecordBatch;
-use arrow_schema::{ArrowError, SchemaRef, TimeUnit};
-use futures_util::stream::BoxStream;
-use futures_util::{Stream, StreamExt};
+use arrow_schema::{SchemaRef, TimeUnit};
 
 use super::{TsFileArrowReader, TsFileArrowReaderBuilder};
+use crate::arrow::batch_stream::{BatchStream, Item, NextBatch};
 use crate::arrow::to_arrow;
 use crate::source::{fetch_into, resolve, AsyncByteSource, FetchOptions, FetchedSource};
 use crate::tsfile::mods::Modifications;
@@ -193,45 +189,14 @@ impl<A: AsyncByteSource + 'static> TsFileRecordBatchStreamBuilder<A> {
             index,
             done: false,
         };
-        let inner = futures_util::stream::unfold(state, |mut st| async move {
-            let item = st.next().await?;
-            Some((item, st))
-        })
-        .boxed();
-        Ok(TsFileRecordBatchStream { schema, inner })
+        Ok(BatchStream::new(schema, state))
     }
 }
 
-/// A TsFile query's batches as an async [`Stream`]; made by
+/// A TsFile query's batches as an async `Stream`; made by
 /// [`TsFileRecordBatchStreamBuilder::build`]. Items and batches are those of
 /// [`TsFileArrowReader`].
-pub struct TsFileRecordBatchStream {
-    schema: SchemaRef,
-    inner: BoxStream<'static, std::result::Result<RecordBatch, ArrowError>>,
-}
-
-impl std::fmt::Debug for TsFileRecordBatchStream {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TsFileRecordBatchStream")
-            .field("schema", &self.schema)
-            .finish_non_exhaustive()
-    }
-}
-
-impl TsFileRecordBatchStream {
-    /// The schema of every batch.
-    pub fn schema(&self) -> SchemaRef {
-        Arc::clone(&self.schema)
-    }
-}
-
-impl Stream for TsFileRecordBatchStream {
-    type Item = std::result::Result<RecordBatch, ArrowError>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.inner.poll_next_unpin(cx)
-    }
-}
+pub type TsFileRecordBatchStream = BatchStream;
 
 /// The stream's state between batches.
 struct State<A> {
@@ -244,10 +209,10 @@ struct State<A> {
     done: bool,
 }
 
-impl<A: AsyncByteSource> State<A> {
+impl<A: AsyncByteSource + 'static> NextBatch for State<A> {
     /// The next batch: from the devices already fetched, else after fetching the next
     /// window of them.
-    async fn next(&mut self) -> Option<std::result::Result<RecordBatch, ArrowError>> {
+    async fn next(&mut self) -> Option<Item> {
         loop {
             if self.done {
                 return None;
@@ -265,7 +230,9 @@ impl<A: AsyncByteSource> State<A> {
             }
         }
     }
+}
 
+impl<A: AsyncByteSource> State<A> {
     /// Drops the chunks of the devices read, then fetches those the next window reads.
     async fn fetch_window(&mut self) -> Result<()> {
         let (src, cache, fetch) = (&*self.source, &*self.cache, &self.options.fetch);
