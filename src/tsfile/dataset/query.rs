@@ -88,7 +88,7 @@ type SharedReader = Arc<TsFileReader<FileSource>>;
 /// The first error a streamed source met (an iterator cannot return it).
 type ErrorSlot = Rc<RefCell<Option<Error>>>;
 
-/// The merged rows of a [`Dataset`], device by device (see the [module docs](self)).
+/// The merged rows of a [`Dataset`], device by device (merged as [`Dataset::query`] describes).
 pub struct DatasetRows<'a> {
     ds: &'a Dataset,
     query: Query,
