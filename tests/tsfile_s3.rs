@@ -16,7 +16,7 @@ use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
 use object_store::ObjectStore;
 
-fn store(server: &MotoServer, bucket: &str) -> Arc<dyn ObjectStore> {
+fn store_of(server: &MotoServer, bucket: &str) -> Arc<dyn ObjectStore> {
     let s3 = AmazonS3Builder::new()
         .with_endpoint(server.endpoint())
         .with_bucket_name(bucket)
@@ -63,7 +63,7 @@ async fn remote(
 async fn fixtures_read_from_s3_as_from_disk() {
     let server = MotoServer::start();
     server.create_bucket("data");
-    let store = store(&server, "data");
+    let store = store_of(&server, "data");
     let dir = common::repo_root().join("fixtures/tsfile");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -102,7 +102,7 @@ async fn fixtures_read_from_s3_as_from_disk() {
 async fn a_missing_object_is_an_error_naming_it() {
     let server = MotoServer::start();
     server.create_bucket("data");
-    let store = store(&server, "data");
+    let store = store_of(&server, "data");
     let e = ObjectSource::open(store, Path::from("no/such.tsfile"))
         .await
         .unwrap_err();

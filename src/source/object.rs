@@ -78,6 +78,13 @@ impl ObjectSource {
         }
     }
 
+    /// Names the object `name` in errors (e.g. the `s3://bucket/key` URL it was opened by),
+    /// instead of the store's own name for itself followed by the path.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
     /// The object's path in its store.
     pub fn path(&self) -> &Path {
         &self.path
