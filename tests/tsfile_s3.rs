@@ -50,7 +50,11 @@ async fn remote(
     let b = TsFileRecordBatchStreamBuilder::new(Arc::clone(&src))
         .await
         .map_err(|e| e.to_string())?;
-    let s = b.with_query(q.clone()).build().await.map_err(|e| e.to_string())?;
+    let s = b
+        .with_query(q.clone())
+        .build()
+        .await
+        .map_err(|e| e.to_string())?;
     let batches = s.try_collect().await.map_err(|e| e.to_string())?;
     Ok((batches, src.requests()))
 }
@@ -105,5 +109,8 @@ async fn a_missing_object_is_an_error_naming_it() {
     assert!(matches!(e.kind(), ErrorKind::Fetch { .. }), "{e}");
     let text = e.to_string();
     assert!(text.contains("data/no/such.tsfile"), "{text}");
-    assert!(std::error::Error::source(&e).is_some(), "the store's error is the source");
+    assert!(
+        std::error::Error::source(&e).is_some(),
+        "the store's error is the source"
+    );
 }
