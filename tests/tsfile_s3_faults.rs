@@ -206,3 +206,27 @@ async fn corrupt_bytes_are_detected_not_read_as_rows() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proxy_without_faults_changes_nothing_and_stops_on_drop() {
+    let (server, files) = seeded();
+    let proxy = FaultProxy::start(&server.endpoint(), FaultPlan::pass());
+    let endpoint = proxy.endpoint();
+    let store = store(&proxy);
+    for (key, bytes) in &files {
+        assert_eq!(remote(&store, key).await.unwrap(), local(bytes), "{key}");
+    }
+    let counts = proxy.requests();
+    assert_eq!(counts.faults, 0, "{counts:?}");
+    // One HEAD per file and at least one range GET each.
+    assert!(
+        counts.range_gets >= 2 && counts.total > counts.range_gets,
+        "{counts:?}"
+    );
+    drop(proxy);
+    let addr = endpoint.trim_start_matches("http://");
+    assert!(
+        std::net::TcpStream::connect(addr).is_err(),
+        "the proxy still listens after drop"
+    );
+}
