@@ -2,6 +2,7 @@
 //! fixtures are, loading their expected dumps, and comparing TsFile dumps.
 #![allow(missing_docs)]
 
+pub mod fault;
 pub mod iot;
 pub mod iotdb;
 pub mod s3;
