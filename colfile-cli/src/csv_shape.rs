@@ -5,8 +5,8 @@
 //! written, as their JSON text in the cell, which `convert` reads back.
 
 use crate::args::ReadArgs;
+use crate::input::Input;
 use crate::Failure;
-use colfile::source::FileSource;
 use colfile::tsfile::format::ColumnCategory;
 use colfile::tsfile::{Query, TsFileReader};
 use std::path::Path;
@@ -29,7 +29,7 @@ fn wanted(a: &ReadArgs, name: &str) -> bool {
 }
 
 /// Fails when the rows `q` selects from `r` would not all have the same columns.
-pub fn check_tsfile(r: &TsFileReader<FileSource>, q: &Query, a: &ReadArgs) -> Result<(), Failure> {
+pub fn check_tsfile(r: &TsFileReader<Input>, q: &Query, a: &ReadArgs) -> Result<(), Failure> {
     let ctx = |e: colfile::Error| Failure::from(e).context(&a.file);
     let meta = r.metadata();
     // (owner, its columns) of each table or device the query selects.

@@ -1,9 +1,9 @@
 //! `head` (the first rows, as `cat --limit N` prints them) and `count` (the number of rows).
 
 use crate::args::{set_limit, ReadArgs, LIMIT_FLAGS};
+use crate::input::Input;
 use crate::read_cmds::{open, Format};
 use crate::Failure;
-use colfile::source::FileSource;
 use colfile::Limits;
 use lexopt::prelude::*;
 use std::ffi::OsString;
@@ -114,7 +114,7 @@ fn rows_of(path: &Path, a: &CountArgs) -> Result<u64, Failure> {
     }
 }
 
-fn ts_rows(src: FileSource, path: &Path, a: &CountArgs) -> colfile::Result<u64> {
+fn ts_rows(src: Input, path: &Path, a: &CountArgs) -> colfile::Result<u64> {
     use colfile::tsfile::Query;
     let r = crate::ts_open::reader(src, path, &a.limits, a.no_mods)?;
     let mut q = Query::all();

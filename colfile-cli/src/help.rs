@@ -167,6 +167,9 @@ An IoTDB data directory (holding sequence/ or unsequence/, or a database, region
 folder inside one) is one dataset: its live TsFiles merged device by device as IoTDB answers \
 (unsequence over sequence, then the higher version; .resource time ranges skip files; each \
 file's .mods applied); CSV then needs --columns; --no-merge reads its files one by one.
+A FILE may be a URL (s3://, gs://, az://, http(s)://, file://), read by range requests with \
+the credentials and endpoint of the environment (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, \
+AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ALLOW_HTTP, and the GOOGLE_/AZURE_ equivalents).
 Limits take a K, M, G or T suffix (powers of 1024); a file that needs more fails with exit \
 code 1.
 --schema takes Hive's DDL column form ('id bigint, tags array<string>, price decimal(10,2)': \

@@ -36,6 +36,7 @@ mod dataset_cmd;
 mod head_count;
 mod help;
 mod help_write;
+mod input;
 mod man_page;
 mod mods_cmd;
 mod multi;

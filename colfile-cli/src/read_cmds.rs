@@ -1,9 +1,10 @@
 //! `cat`, `scan`, `meta` and `schema`: the read-side commands.
 
 use crate::args::ReadArgs;
+use crate::input::Input;
 use crate::Failure;
 use colfile::rcfile::{json, Header, HeaderVersion, RcFileReader, RowReader, Schema, Serde};
-use colfile::source::{ByteSource, FileSource};
+use colfile::source::ByteSource;
 use std::io::Write;
 use std::path::Path;
 
@@ -13,8 +14,8 @@ pub enum Format {
     TsFile,
 }
 
-pub fn open(path: &Path) -> Result<(FileSource, Format), Failure> {
-    let src = FileSource::open(path).map_err(|e| Failure::from(e).context(path))?;
+pub fn open(path: &Path) -> Result<(Input, Format), Failure> {
+    let src = Input::open(path).map_err(|e| Failure::from(e).context(path))?;
     let mut magic = [0u8; 6];
     let n = src.len().min(6) as usize;
     src.read_exact_at(0, &mut magic[..n])?;
@@ -80,7 +81,7 @@ fn selected(schema: &Schema, columns: &Option<Vec<String>>) -> Result<Vec<usize>
 /// A file opened for `cat` or `scan`: the reader (projected to the selected columns), the
 /// schema and serde to decode with, and the selected schema columns.
 pub(crate) struct Opened {
-    pub(crate) reader: RcFileReader<FileSource>,
+    pub(crate) reader: RcFileReader<Input>,
     pub(crate) schema: Schema,
     pub(crate) serde: Serde,
     pub(crate) selected: Vec<usize>,
@@ -100,7 +101,7 @@ impl Opened {
     }
 }
 
-pub(crate) fn open_rows(a: &ReadArgs, src: FileSource) -> Result<Opened, Failure> {
+pub(crate) fn open_rows(a: &ReadArgs, src: Input) -> Result<Opened, Failure> {
     let bytes = src.len();
     let mut reader = RcFileReader::builder(src)
         .with_projection([])

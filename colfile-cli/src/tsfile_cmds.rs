@@ -2,6 +2,7 @@
 
 use crate::args::{ReadArgs, WriteArgs};
 use crate::csv_opts::CsvLine;
+use crate::input::Input;
 use crate::Failure;
 use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
@@ -44,18 +45,18 @@ pub(crate) fn query_of(a: &ReadArgs) -> Result<Query, Failure> {
     Ok(q)
 }
 
-fn open(a: &ReadArgs, src: FileSource) -> Result<TsFileReader<FileSource>, Failure> {
+fn open(a: &ReadArgs, src: Input) -> Result<TsFileReader<Input>, Failure> {
     crate::ts_open::reader(src, &a.file, &a.limits, a.no_mods)
         .map_err(|e| Failure::from(e).context(&a.file))
 }
 
 /// Is this a tree-model file (no table schemas)?
-fn is_tree(r: &TsFileReader<FileSource>) -> bool {
+fn is_tree(r: &TsFileReader<Input>) -> bool {
     r.metadata().footer().schemas.is_empty()
 }
 
 /// `cat` of one TsFile: prints its rows; returns how many.
-pub fn cat(a: &ReadArgs, src: FileSource) -> Result<u64, Failure> {
+pub fn cat(a: &ReadArgs, src: Input) -> Result<u64, Failure> {
     let r = open(a, src)?;
     let q = query_of(a)?;
     let tree = is_tree(&r);
@@ -243,7 +244,7 @@ pub(crate) fn json_row(
 /// `scan` of one TsFile, with its rows counted on `progress`.
 pub fn scan(
     a: &ReadArgs,
-    src: FileSource,
+    src: Input,
     progress: &mut crate::progress::Progress,
 ) -> Result<crate::read_cmds::ScanSummary, Failure> {
     let started = std::time::Instant::now();
@@ -270,7 +271,7 @@ pub fn scan(
     })
 }
 
-pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
+pub fn meta(path: &std::path::Path, src: Input) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
     let j = colfile::tsfile::tools::meta_json::metadata_json(&r, true)
         .map_err(|e| Failure::from(e).context(path))?;
@@ -278,7 +279,7 @@ pub fn meta(path: &std::path::Path, src: FileSource) -> Result<(), Failure> {
     Ok(())
 }
 
-pub fn schema(path: &std::path::Path, src: FileSource, ddl: bool) -> Result<(), Failure> {
+pub fn schema(path: &std::path::Path, src: Input, ddl: bool) -> Result<(), Failure> {
     let r = TsFileReader::open(src).map_err(|e| Failure::from(e).context(path))?;
     if ddl {
         return crate::convert::tsfile_ddl(path, &r.metadata().footer().schemas);

@@ -197,10 +197,10 @@ fn run(a: &ConvertArgs, from: Fmt, to: Fmt, progress: pipe::SharedProgress) -> R
 /// alignment and codecs into a v4 file. `false` (nothing written) for a table-model input,
 /// which the row pipe converts.
 fn tree_copy(a: &ConvertArgs) -> Result<bool, Failure> {
-    use colfile::source::FileSource;
+    use crate::input::Input;
     use colfile::tsfile::{copy_tree_with, TreeCopyOptions, TsFileWriter, WriterOptions};
     let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
-    let src = FileSource::open(&a.input).map_err(ctx)?;
+    let src = Input::open(&a.input).map_err(ctx)?;
     let reader = crate::ts_open::reader(src, &a.input, &a.read.limits, a.read.no_mods);
     let reader = reader.map_err(ctx)?;
     if !reader.metadata().footer().schemas.is_empty() || is_dash(&a.output) {

@@ -7,6 +7,7 @@
 
 use super::pipe::SharedProgress;
 use super::{ConvertArgs, Fmt};
+use crate::input::Input;
 use crate::Failure;
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::SchemaRef;
@@ -15,7 +16,6 @@ use colfile::arrow::{
     TsFileArrowReader, TsFileArrowWriter,
 };
 use colfile::compress::HadoopCodec;
-use colfile::source::FileSource;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
@@ -84,7 +84,7 @@ pub(super) fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), F
         move |e: arrow_schema::ArrowError| Failure::input(format!("{}: {e}", path.display()));
     match from {
         Fmt::RcFile => {
-            let src = FileSource::open(&a.input).map_err(ctx)?;
+            let src = Input::open(&a.input).map_err(ctx)?;
             let o = crate::read_cmds::open_rows(&a.read, src)?;
             let names: Vec<&str> = o
                 .selected
@@ -92,7 +92,7 @@ pub(super) fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), F
                 .filter_map(|&i| o.schema.columns().get(i))
                 .map(|c| c.name.as_str())
                 .collect();
-            let src = FileSource::open(&a.input).map_err(ctx)?;
+            let src = Input::open(&a.input).map_err(ctx)?;
             let mut b = RcFileArrowReader::builder(src, o.schema.clone(), o.serde.clone())
                 .with_columns(&names)
                 .map_err(ctx)?;
@@ -105,7 +105,7 @@ pub(super) fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), F
             Ok((schema, Box::new(r.map(move |b| b.map_err(&arrow_err)))))
         }
         Fmt::TsFile => {
-            let src = FileSource::open(&a.input).map_err(ctx)?;
+            let src = Input::open(&a.input).map_err(ctx)?;
             let reader = crate::ts_open::reader(src, &a.input, &a.read.limits, a.read.no_mods);
             let reader = Arc::new(reader.map_err(ctx)?);
             let mut q = crate::tsfile_cmds::query_of(&a.read)?;

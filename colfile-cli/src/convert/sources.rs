@@ -4,9 +4,9 @@
 
 use super::{ConvertArgs, Fmt};
 use crate::csv_opts::CsvLine;
+use crate::input::Input;
 use crate::Failure;
 use colfile::rcfile::{HiveType, RowReader, Schema, Value};
-use colfile::source::FileSource;
 use colfile::tsfile::format::schema::TableColumn;
 use colfile::tsfile::format::ColumnCategory;
 use colfile::tsfile::writer::Profile;
@@ -162,7 +162,7 @@ pub(super) fn model_columns(m: &Model) -> Vec<String> {
 }
 
 struct RcSource {
-    rows: RowReader<FileSource>,
+    rows: RowReader<Input>,
     lines: HiveLines,
     total: u64,
     file: std::path::PathBuf,
@@ -171,7 +171,7 @@ struct RcSource {
 
 impl RcSource {
     fn open(a: &ConvertArgs, csv: bool) -> Result<Self, Failure> {
-        let src = FileSource::open(&a.input).map_err(|e| Failure::from(e).context(&a.input))?;
+        let src = Input::open(&a.input).map_err(|e| Failure::from(e).context(&a.input))?;
         let o = crate::read_cmds::open_rows(&a.read, src)?;
         let selected = o.selected_schema();
         let total = o.bytes;
@@ -219,7 +219,7 @@ impl Source for RcSource {
     }
 }
 
-type SharedReader = Arc<TsFileReader<FileSource>>;
+type SharedReader = Arc<TsFileReader<Input>>;
 
 struct TsSource {
     stream: QueryStream<SharedReader>,
@@ -234,7 +234,7 @@ struct TsSource {
 impl TsSource {
     fn open(a: &ConvertArgs, to: Fmt) -> Result<Self, Failure> {
         let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
-        let src = FileSource::open(&a.input).map_err(ctx)?;
+        let src = Input::open(&a.input).map_err(ctx)?;
         let reader = crate::ts_open::reader(src, &a.input, &a.read.limits, a.read.no_mods);
         let reader: SharedReader = Arc::new(reader.map_err(ctx)?);
         let schemas = reader.metadata().footer().schemas.clone();
