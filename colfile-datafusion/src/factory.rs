@@ -68,11 +68,15 @@ impl TableProviderFactory for ColfileTableFactory {
         cmd: &CreateExternalTable,
     ) -> Result<Arc<dyn TableProvider>> {
         let mut options = Options::of(&cmd.options);
-        if !cmd.table_partition_cols.is_empty() {
-            return plan_err!("{}: PARTITIONED BY is not supported", cmd.name);
-        }
+        let partitioned = !cmd.table_partition_cols.is_empty();
         let table: Arc<dyn TableProvider> = match cmd.file_type.to_ascii_uppercase().as_str() {
             "TSFILE" => {
+                if partitioned {
+                    return plan_err!(
+                        "{}: PARTITIONED BY is not supported for TSFILE tables yet",
+                        cmd.name
+                    );
+                }
                 if !cmd.schema.fields().is_empty() {
                     return plan_err!(
                         "{}: a TsFile table takes its columns from the files; leave out the column list",
@@ -126,7 +130,15 @@ impl TableProviderFactory for ColfileTableFactory {
                         )
                     }
                     None => {
-                        let arrow = ArrowSchema::new(cmd.schema.fields().clone());
+                        // The declared partition columns are the directories', not the files'.
+                        let file_fields: Vec<_> = cmd
+                            .schema
+                            .fields()
+                            .iter()
+                            .filter(|f| !cmd.table_partition_cols.contains(f.name()))
+                            .cloned()
+                            .collect();
+                        let arrow = ArrowSchema::new(file_fields);
                         colfile::arrow::arrow_schema_to_hive(&arrow).map_err(df_err)?
                     }
                 };
@@ -148,9 +160,29 @@ impl TableProviderFactory for ColfileTableFactory {
                 if let Some(b) = options.take("lossy_utf8") {
                     o.lossy_utf8 = flag(&b)?;
                 }
+                // PARTITIONED BY (a, b): typed as the column list types them, else strings.
+                o.partition_columns = cmd
+                    .table_partition_cols
+                    .iter()
+                    .map(|name| match cmd.schema.field_with_unqualified_name(name) {
+                        Ok(f) => f.as_ref().clone().with_nullable(true),
+                        Err(_) => {
+                            arrow_schema::Field::new(name, arrow_schema::DataType::Utf8, true)
+                        }
+                    })
+                    .collect();
                 options.done()?;
-                let files = files(&cmd.locations, None)?;
-                Arc::new(RcFileTable::with_files(files, o).map_err(df_err)?)
+                match cmd.locations.as_slice() {
+                    // One location: its name=value directories are partitions.
+                    [one] => Arc::new(RcFileTable::try_new(one, o).map_err(df_err)?),
+                    _ if partitioned => {
+                        return plan_err!("{}: PARTITIONED BY needs one location", cmd.name)
+                    }
+                    _ => {
+                        let files = files(&cmd.locations, None)?;
+                        Arc::new(RcFileTable::with_files(files, o).map_err(df_err)?)
+                    }
+                }
             }
             other => return plan_err!("STORED AS {other}: this factory knows TSFILE and RCFILE"),
         };

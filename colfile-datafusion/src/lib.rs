@@ -43,6 +43,7 @@ pub mod exec;
 pub mod factory;
 pub mod filter;
 pub mod listing;
+pub mod partition;
 pub mod rcfile;
 mod split;
 pub mod tsfile;

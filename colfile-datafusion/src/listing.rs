@@ -42,6 +42,25 @@ pub fn list_files(location: &str, extension: Option<&str>) -> colfile::Result<Ve
     Ok(out)
 }
 
+/// The directory below which a location's `name=value/` levels are partitions: the
+/// location itself when it is a directory, else the directory part before any glob
+/// character, else the file's own directory.
+pub fn partition_root(location: &str) -> PathBuf {
+    let path = Path::new(location);
+    if path.is_dir() {
+        return path.to_path_buf();
+    }
+    let cut = location
+        .find(['*', '?', '['])
+        .map_or(location, |i| &location[..i]);
+    let base = Path::new(cut);
+    match (cut.ends_with('/'), base.parent()) {
+        (true, _) => base.to_path_buf(),
+        (false, Some(p)) => p.to_path_buf(),
+        (false, None) => PathBuf::new(),
+    }
+}
+
 fn walk(dir: &Path, extension: Option<&str>, out: &mut Vec<TableFile>) -> colfile::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let p = entry?.path();

@@ -6,21 +6,22 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use arrow_array::RecordBatch;
+use arrow_array::{RecordBatch, RecordBatchOptions};
 use arrow_schema::{SchemaRef, TimeUnit};
 use async_trait::async_trait;
 use colfile::arrow::{BufferPool, RcFileArrowReader};
 use colfile::rcfile::{Schema, Serde};
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::stats::Precision;
-use datafusion::common::{Result, Statistics};
+use datafusion::common::{Result, ScalarValue, Statistics};
 use datafusion::datasource::TableType;
-use datafusion::logical_expr::Expr;
+use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
 use datafusion::physical_plan::ExecutionPlan;
 
 use crate::counted::{bytes_read, CountedSource};
-use crate::exec::{df_err, drain, FileCounts, ScanExec, ScanTask, TaskMetrics};
-use crate::listing::{list_files, TableFile};
+use crate::exec::{drain, FileCounts, ScanExec, ScanTask, TaskMetrics};
+use crate::listing::{list_files, partition_root, TableFile};
+use crate::partition::Partitions;
 use crate::split::assign;
 
 /// How to read a table's RCFiles.
@@ -36,6 +37,10 @@ pub struct RcFileOptions {
     pub timestamp_unit: TimeUnit,
     /// Replace bytes that are not UTF-8 in strings instead of failing.
     pub lossy_utf8: bool,
+    /// The Hive partition columns (`name=value/` directory levels), with their types, in
+    /// directory order (`PARTITIONED BY`). Empty: found from the files' directories, as
+    /// strings.
+    pub partition_columns: Vec<arrow_schema::Field>,
 }
 
 impl RcFileOptions {
@@ -47,6 +52,7 @@ impl RcFileOptions {
             split_size: 64 << 20,
             timestamp_unit: TimeUnit::Microsecond,
             lossy_utf8: false,
+            partition_columns: Vec::new(),
         }
     }
 }
@@ -56,23 +62,63 @@ impl RcFileOptions {
 pub struct RcFileTable {
     files: Vec<TableFile>,
     options: RcFileOptions,
+    /// The files' columns, then the partition columns.
     schema: SchemaRef,
+    partitions: Partitions,
 }
 
 impl RcFileTable {
-    /// The files at `location` (a file, a directory or a glob; see [`list_files`]).
+    /// The files at `location` (a file, a directory or a glob; see [`list_files`]); the
+    /// `name=value/` directories below it are partition columns
+    /// ([`crate::partition`]).
     pub fn try_new(location: &str, options: RcFileOptions) -> colfile::Result<Self> {
-        Self::with_files(list_files(location, None)?, options)
+        let files = list_files(location, None)?;
+        let root = partition_root(location);
+        let partitions = Partitions::discover(&root, &files, &options.partition_columns)?;
+        Self::build(files, options, partitions)
     }
 
-    /// A table over exactly these files.
+    /// A table over exactly these files (no partition columns).
     pub fn with_files(files: Vec<TableFile>, options: RcFileOptions) -> colfile::Result<Self> {
-        let schema = probe(&options).schema()?;
+        let partitions = Partitions {
+            values: vec![Vec::new(); files.len()],
+            ..Partitions::default()
+        };
+        Self::build(files, options, partitions)
+    }
+
+    fn build(
+        files: Vec<TableFile>,
+        options: RcFileOptions,
+        partitions: Partitions,
+    ) -> colfile::Result<Self> {
+        let file_schema = probe(&options).schema()?;
+        let mut fields: Vec<arrow_schema::FieldRef> =
+            file_schema.fields().iter().cloned().collect();
+        for f in &partitions.fields {
+            if file_schema.field_with_name(f.name()).is_ok() {
+                return Err(colfile::Error::schema(format!(
+                    "partition column {} is also a column of the files",
+                    f.name()
+                )));
+            }
+            fields.push(Arc::new(f.clone()));
+        }
+        let schema = Arc::new(arrow_schema::Schema::new_with_metadata(
+            fields,
+            file_schema.metadata().clone(),
+        ));
         Ok(RcFileTable {
             files,
             options,
             schema,
+            partitions,
         })
+    }
+
+    /// The partition columns and each file's values.
+    pub fn partitions(&self) -> &Partitions {
+        &self.partitions
     }
 
     /// The table's files.
@@ -97,27 +143,51 @@ impl TableProvider for RcFileTable {
         TableType::Base
     }
 
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> Result<Vec<TableProviderFilterPushDown>> {
+        // A filter on partition columns only is decided per directory, exactly.
+        Ok(filters
+            .iter()
+            .map(|f| match self.partitions.decides(f) {
+                true => TableProviderFilterPushDown::Exact,
+                false => TableProviderFilterPushDown::Unsupported,
+            })
+            .collect())
+    }
+
     async fn scan(
         &self,
         state: &dyn Session,
         projection: Option<&Vec<usize>>,
-        _filters: &[Expr],
+        filters: &[Expr],
         limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let columns: Vec<usize> = match projection {
+        let n = self.options.schema.len();
+        let projected: Vec<usize> = match projection {
             Some(p) => p.clone(),
-            None => (0..self.options.schema.len()).collect(),
+            None => (0..self.schema.fields().len()).collect(),
         };
-        let schema = probe(&self.options)
-            .with_projection(columns.clone())
-            .schema()
-            .map_err(df_err)?;
+        let schema = Arc::new(self.schema.project(&projected)?);
+        // The files' columns in the projection's order; partition columns are added to each
+        // batch where the projection puts them.
+        let columns: Vec<usize> = projected.iter().copied().filter(|&i| i < n).collect();
+        let out: Arc<Vec<Option<usize>>> =
+            Arc::new(projected.iter().map(|&i| i.checked_sub(n)).collect());
+        let keep = self.partitions.keep(filters)?;
         let columns = Arc::new(columns);
         // The scan's readers hand their decode buffers on to each other (a new allocation
         // per file is what made many small files slow).
         let pool = BufferPool::new();
         let mut tasks: Vec<(u64, Arc<dyn ScanTask>)> = Vec::new();
-        for f in &self.files {
+        let mut pruned = 0;
+        for (k, f) in self.files.iter().enumerate() {
+            if !keep.get(k).copied().unwrap_or(true) {
+                pruned += 1;
+                continue;
+            }
+            let values = self.partitions.values.get(k).cloned().unwrap_or_default();
             let step = self.options.split_size.max(1);
             let mut start = 0u64;
             loop {
@@ -128,6 +198,9 @@ impl TableProvider for RcFileTable {
                     columns: columns.clone(),
                     options: self.options.clone(),
                     pool: pool.clone(),
+                    schema: schema.clone(),
+                    out: out.clone(),
+                    values: values.clone(),
                 };
                 tasks.push((end - start, Arc::new(task)));
                 if end >= f.len {
@@ -137,7 +210,13 @@ impl TableProvider for RcFileTable {
             }
         }
         let partitions = assign(tasks, state.config().target_partitions());
-        let bytes: u64 = self.files.iter().map(|f| f.len).sum();
+        let bytes: u64 = self
+            .files
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(f, _)| f.len)
+            .sum();
         let mut stats = Statistics::new_unknown(&schema);
         stats.total_byte_size = Precision::Inexact(usize::try_from(bytes).unwrap_or(usize::MAX));
         Ok(Arc::new(ScanExec::new(
@@ -147,7 +226,8 @@ impl TableProvider for RcFileTable {
             stats,
             limit,
             FileCounts {
-                scanned: self.files.len(),
+                scanned: self.files.len() - pruned,
+                pruned,
                 ..FileCounts::default()
             },
         )))
@@ -163,6 +243,40 @@ struct Split {
     options: RcFileOptions,
     /// Shared by the scan's splits.
     pool: BufferPool,
+    /// The batches' schema (the projection's).
+    schema: SchemaRef,
+    /// Per output column: `None` for the next file column, `Some(j)` for partition column j.
+    out: Arc<Vec<Option<usize>>>,
+    /// This file's partition values.
+    values: Vec<ScalarValue>,
+}
+
+impl Split {
+    /// `b` (the file columns) with the partition columns put in their places.
+    fn with_partitions(&self, b: RecordBatch) -> colfile::Result<RecordBatch> {
+        if self.values.is_empty() {
+            return Ok(b);
+        }
+        let rows = b.num_rows();
+        let mut file_cols = b.columns().iter();
+        let mut arrays = Vec::with_capacity(self.out.len());
+        for o in self.out.iter() {
+            let a = match o {
+                None => file_cols.next().cloned(),
+                Some(j) => match self.values.get(*j) {
+                    Some(v) => Some(
+                        v.to_array_of_size(rows)
+                            .map_err(|e| colfile::Error::invalid(e.to_string()))?,
+                    ),
+                    None => None,
+                },
+            };
+            arrays.push(a.ok_or_else(|| colfile::Error::invalid("partition column missing"))?);
+        }
+        let options = RecordBatchOptions::new().with_row_count(Some(rows));
+        RecordBatch::try_new_with_options(self.schema.clone(), arrays, &options)
+            .map_err(colfile::Error::from)
+    }
 }
 
 impl ScanTask for Split {
@@ -188,7 +302,7 @@ impl ScanTask for Split {
         let mut rows = 0u64;
         let result = drain(&mut reader, metrics, |b| {
             rows += b.num_rows() as u64;
-            Ok(emit(b))
+            Ok(emit(self.with_partitions(b)?))
         });
         metrics.count("rows_decoded", rows);
         metrics.count("row_groups_read", reader.reader().row_groups_read());
