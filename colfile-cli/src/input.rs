@@ -23,16 +23,7 @@ pub enum Input {
 
 /// True when `location` is a URL rather than a path.
 pub fn is_url(location: &Path) -> bool {
-    let s = location.to_string_lossy();
-    match s.split_once("://") {
-        Some((scheme, _)) => {
-            !scheme.is_empty()
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '+')
-        }
-        None => false,
-    }
+    colfile::source::is_url(&location.to_string_lossy())
 }
 
 impl Input {

@@ -45,6 +45,7 @@ pub mod filter;
 pub mod listing;
 pub mod partition;
 pub mod rcfile;
+pub mod remote;
 mod split;
 pub mod tsfile;
 

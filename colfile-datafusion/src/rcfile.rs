@@ -22,7 +22,12 @@ use crate::counted::{bytes_read, CountedSource};
 use crate::exec::{drain, FileCounts, ScanExec, ScanTask, TaskMetrics};
 use crate::listing::{list_files, partition_root, TableFile};
 use crate::partition::Partitions;
+use crate::remote::TableUrl;
 use crate::split::assign;
+use colfile::arrow::RcFileRecordBatchStreamBuilder;
+use colfile::source::{Counted, ObjectSource};
+use futures::StreamExt;
+use object_store::ObjectStore;
 
 /// How to read a table's RCFiles.
 #[derive(Clone, Debug)]
@@ -65,6 +70,8 @@ pub struct RcFileTable {
     /// The files' columns, then the partition columns.
     schema: SchemaRef,
     partitions: Partitions,
+    /// The store the files are in, when they are objects (their paths are URLs).
+    store: Option<Arc<dyn ObjectStore>>,
 }
 
 impl RcFileTable {
@@ -76,6 +83,22 @@ impl RcFileTable {
         let root = partition_root(location);
         let partitions = Partitions::discover(&root, &files, &options.partition_columns)?;
         Self::build(files, options, partitions)
+    }
+
+    /// The objects at `location`, a URL (`s3://bucket/warehouse/t/`), in `store`; the
+    /// `name=value/` levels below it are partition columns, as for local directories.
+    pub async fn try_new_remote(
+        location: &str,
+        store: Arc<dyn ObjectStore>,
+        options: RcFileOptions,
+    ) -> colfile::Result<Self> {
+        let url = TableUrl::parse(location)?;
+        let files = url.list(store.as_ref(), None).await?;
+        let root = std::path::PathBuf::from(location);
+        let partitions = Partitions::discover(&root, &files, &options.partition_columns)?;
+        let mut t = Self::build(files, options, partitions)?;
+        t.store = Some(store);
+        Ok(t)
     }
 
     /// A table over exactly these files (no partition columns).
@@ -113,6 +136,7 @@ impl RcFileTable {
             options,
             schema,
             partitions,
+            store: None,
         })
     }
 
@@ -176,6 +200,11 @@ impl TableProvider for RcFileTable {
         let out: Arc<Vec<Option<usize>>> =
             Arc::new(projected.iter().map(|&i| i.checked_sub(n)).collect());
         let keep = self.partitions.keep(filters)?;
+        // Objects are fetched by the async reader, driven from the scan's blocking threads.
+        let remote = self
+            .store
+            .clone()
+            .map(|s| (s, tokio::runtime::Handle::current()));
         let columns = Arc::new(columns);
         // The scan's readers hand their decode buffers on to each other (a new allocation
         // per file is what made many small files slow).
@@ -201,6 +230,7 @@ impl TableProvider for RcFileTable {
                     schema: schema.clone(),
                     out: out.clone(),
                     values: values.clone(),
+                    remote: remote.clone(),
                 };
                 tasks.push((end - start, Arc::new(task)));
                 if end >= f.len {
@@ -249,9 +279,51 @@ struct Split {
     out: Arc<Vec<Option<usize>>>,
     /// This file's partition values.
     values: Vec<ScalarValue>,
+    /// The store of an object, and the runtime its requests run on.
+    remote: Option<(Arc<dyn ObjectStore>, tokio::runtime::Handle)>,
 }
 
 impl Split {
+    /// [`ScanTask::run`] for an object: the async reader's batches, each awaited on the
+    /// runtime from this blocking thread.
+    fn run_remote(
+        &self,
+        store: &Arc<dyn ObjectStore>,
+        handle: &tokio::runtime::Handle,
+        batch_size: usize,
+        emit: &mut dyn FnMut(RecordBatch) -> bool,
+        metrics: &mut TaskMetrics,
+    ) -> colfile::Result<()> {
+        let o = &self.options;
+        let started = Instant::now();
+        let path = TableUrl::object_path(&self.file)?;
+        let name = self.file.path.display().to_string();
+        let object = ObjectSource::with_len(Arc::clone(store), path, self.file.len).with_name(name);
+        let object = Arc::new(Counted::new(object));
+        let builder = RcFileRecordBatchStreamBuilder::new(
+            Arc::clone(&object),
+            o.schema.clone(),
+            o.serde.clone(),
+        )
+        .with_projection(self.columns.iter().copied())
+        .with_split(self.range.clone())
+        .with_batch_size(batch_size)
+        .with_timestamp_unit(o.timestamp_unit)
+        .with_lossy_utf8(o.lossy_utf8);
+        let mut stream = handle.block_on(builder.build())?;
+        metrics.decode_time += started.elapsed();
+        let mut batches = std::iter::from_fn(|| handle.block_on(stream.next()));
+        let mut rows = 0u64;
+        let result = drain(&mut batches, metrics, |b| {
+            rows += b.num_rows() as u64;
+            Ok(emit(self.with_partitions(b)?))
+        });
+        metrics.count("rows_decoded", rows);
+        metrics.count("bytes_read", object.bytes());
+        metrics.count("requests", object.requests());
+        result
+    }
+
     /// `b` (the file columns) with the partition columns put in their places.
     fn with_partitions(&self, b: RecordBatch) -> colfile::Result<RecordBatch> {
         if self.values.is_empty() {
@@ -287,6 +359,9 @@ impl ScanTask for Split {
         metrics: &mut TaskMetrics,
     ) -> colfile::Result<()> {
         let o = &self.options;
+        if let Some((store, handle)) = &self.remote {
+            return self.run_remote(store, handle, batch_size, emit, metrics);
+        }
         let bytes = bytes_read();
         let started = Instant::now();
         let source = CountedSource::open(&self.file.path)?;

@@ -56,6 +56,28 @@ pub trait ByteSource: Send + Sync {
     }
 }
 
+/// True when `location` is a URL (`scheme://…`, as `s3://bucket/key` or
+/// `file:///tmp/x`) rather than a local path.
+///
+/// ```
+/// use colfile::source::is_url;
+/// assert!(is_url("s3://bucket/warehouse/t/"));
+/// assert!(!is_url("warehouse/t/dt=2024-01-01/part-0.rc"));
+/// assert!(!is_url("C:\\data\\x.rc"));
+/// ```
+pub fn is_url(location: &str) -> bool {
+    match location.split_once("://") {
+        Some((scheme, _)) => {
+            !scheme.is_empty()
+                && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        }
+        None => false,
+    }
+}
+
 pub(crate) fn check_range(len: u64, offset: u64, n: usize) -> Result<()> {
     let end = offset.checked_add(n as u64);
     match end {

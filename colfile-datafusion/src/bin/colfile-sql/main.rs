@@ -156,6 +156,33 @@ fn table_arg(v: &str) -> (String, String) {
     (name, v.to_owned())
 }
 
+/// Registers the objects at the URL `location`, in a store built from the environment.
+async fn remote_table(
+    ctx: &SessionContext,
+    a: &Args,
+    name: &str,
+    location: &str,
+) -> Result<(), String> {
+    use colfile_datafusion::remote::{store_from_env, TableUrl};
+    let fail = |e: colfile::Error| format!("{location}: {e}");
+    let url = TableUrl::parse(location).map_err(fail)?;
+    let store = store_from_env(location).map_err(fail)?;
+    let base = url::Url::parse(url.store.as_str()).map_err(|e| e.to_string())?;
+    ctx.register_object_store(&base, std::sync::Arc::clone(&store));
+    let (Some(schema), Some(serde)) = (a.schema.clone(), a.serde.clone()) else {
+        return Err(format!(
+            "{location}: tables in object stores are RCFile tables for now: give --schema and --serde"
+        ));
+    };
+    let options = RcFileOptions::new(schema, serde);
+    let table = colfile_datafusion::RcFileTable::try_new_remote(location, store, options)
+        .await
+        .map_err(fail)?;
+    ctx.register_table(name, std::sync::Arc::new(table))
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 async fn run(a: Args) -> Result<(), String> {
     let mut config = SessionConfig::new();
     if let Some(n) = a.partitions {
@@ -166,6 +193,10 @@ async fn run(a: Args) -> Result<(), String> {
         .with_default_features();
     let ctx = SessionContext::new_with_state(with_table_factories(state).build());
     for (name, location) in &a.tables {
+        if colfile_datafusion::remote::is_url(location) {
+            remote_table(&ctx, &a, name, location).await?;
+            continue;
+        }
         let first = list_files(location, None).map_err(|e| e.to_string())?;
         let is_rcfile = first
             .iter()
