@@ -11,10 +11,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use colfile_datafusion::{register_rcfile, with_table_factories, RcFileOptions};
+use colfile_testkit::fault::{Fault, FaultPlan, FaultProxy};
 use colfile_testkit::s3::MotoServer;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::SessionContext;
 use object_store::aws::AmazonS3Builder;
+use object_store::{BackoffConfig, RetryConfig};
 
 const QUERIES: [&str; 4] = [
     "SELECT dt, region, count(*) AS n, sum(id) AS s FROM t WHERE dt >= '2024-01-01' GROUP BY dt, region ORDER BY dt, region NULLS FIRST",
@@ -43,6 +45,41 @@ fn upload(server: &MotoServer, dir: &Path, bucket: &str, prefix: &str) {
     }
 }
 
+/// A session whose `s3://whouse` store reaches `endpoint` (a short retry policy), with the
+/// partitioned table `t` created over `s3://whouse/events/`.
+async fn s3_context(endpoint: &str) -> SessionContext {
+    let state = with_table_factories(SessionStateBuilder::new().with_default_features()).build();
+    let ctx = SessionContext::new_with_state(state);
+    let retry = RetryConfig {
+        max_retries: 3,
+        backoff: BackoffConfig {
+            init_backoff: std::time::Duration::from_millis(10),
+            max_backoff: std::time::Duration::from_millis(100),
+            base: 2.0,
+        },
+        retry_timeout: std::time::Duration::from_secs(10),
+    };
+    let s3 = AmazonS3Builder::new()
+        .with_endpoint(endpoint)
+        .with_bucket_name("whouse")
+        .with_region("us-east-1")
+        .with_access_key_id("test")
+        .with_secret_access_key("test")
+        .with_allow_http(true)
+        .with_retry(retry)
+        .build()
+        .unwrap();
+    let url = url::Url::parse("s3://whouse").unwrap();
+    ctx.register_object_store(&url, Arc::new(s3));
+    ctx.sql(
+        "CREATE EXTERNAL TABLE t (id INT, v STRING) STORED AS RCFILE PARTITIONED BY (dt, region) \
+         LOCATION 's3://whouse/events/' OPTIONS ('serde' 'text')",
+    )
+    .await
+    .unwrap();
+    ctx
+}
+
 async fn answer(ctx: &SessionContext, sql: &str) -> Result<String, String> {
     let df = ctx.sql(sql).await.map_err(|e| e.to_string())?;
     let batches = df.collect().await.map_err(|e| e.to_string())?;
@@ -62,26 +99,7 @@ async fn a_partitioned_table_in_s3_answers_as_the_local_copy() {
     let options = RcFileOptions::new(schema, colfile::rcfile::Serde::text());
     register_rcfile(&local, "t", dir.to_str().unwrap(), options).unwrap();
 
-    let state = with_table_factories(SessionStateBuilder::new().with_default_features()).build();
-    let remote = SessionContext::new_with_state(state);
-    let s3 = AmazonS3Builder::new()
-        .with_endpoint(server.endpoint())
-        .with_bucket_name("whouse")
-        .with_region("us-east-1")
-        .with_access_key_id("test")
-        .with_secret_access_key("test")
-        .with_allow_http(true)
-        .build()
-        .unwrap();
-    let url = url::Url::parse("s3://whouse").unwrap();
-    remote.register_object_store(&url, Arc::new(s3));
-    remote
-        .sql(
-            "CREATE EXTERNAL TABLE t (id INT, v STRING) STORED AS RCFILE PARTITIONED BY (dt, region) \
-             LOCATION 's3://whouse/events/' OPTIONS ('serde' 'text')",
-        )
-        .await
-        .unwrap();
+    let remote = s3_context(&server.endpoint()).await;
     for q in QUERIES {
         let want = answer(&local, q).await.unwrap();
         let got = answer(&remote, q).await.unwrap();
@@ -119,5 +137,46 @@ async fn a_partitioned_table_in_s3_answers_as_the_local_copy() {
         let want = run(dir.to_str().unwrap(), q, false);
         assert_eq!(run("s3://whouse/events/", q, true), want, "{q}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn faults_are_retried_or_fail_the_query_never_short_answers() {
+    let dir = warehouse::warehouse("s3faults");
+    let server = MotoServer::start();
+    server.create_bucket("whouse");
+    upload(&server, &dir, "whouse", "events");
+    let local = SessionContext::new();
+    let schema = "id:int,v:string".parse().unwrap();
+    let options = RcFileOptions::new(schema, colfile::rcfile::Serde::text());
+    register_rcfile(&local, "t", dir.to_str().unwrap(), options).unwrap();
+    let q = QUERIES[0];
+    let want = answer(&local, q).await.unwrap();
+    // Some GETs answered 503 or cut off mid-body: retried, the same answer.
+    let plan = FaultPlan::nth_range_gets(vec![
+        (1, Fault::Status(503)),
+        (2, Fault::DropMidBody),
+        (4, Fault::ShortBody),
+    ]);
+    let proxy = FaultProxy::start(&server.endpoint(), plan);
+    let ctx = s3_context(&proxy.endpoint()).await;
+    assert_eq!(answer(&ctx, q).await.unwrap(), want);
+    assert_eq!(proxy.requests().faults, 3, "the faults happened");
+    // Every GET fails: the query fails, naming an object, and returns no rows.
+    let proxy = FaultProxy::start(
+        &server.endpoint(),
+        FaultPlan::every_range_get(Fault::Status(503)),
+    );
+    let ctx = s3_context(&proxy.endpoint()).await;
+    let e = answer(&ctx, q).await.unwrap_err();
+    assert!(e.contains("s3://whouse/events/dt=2024-01-0"), "{e}");
+    // A body cut short with a consistent length: the reader's own check fails the query.
+    let proxy = FaultProxy::start(
+        &server.endpoint(),
+        FaultPlan::every_range_get(Fault::Truncate),
+    );
+    let ctx = s3_context(&proxy.endpoint()).await;
+    let e = answer(&ctx, q).await.unwrap_err();
+    assert!(e.contains("the store returned"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
