@@ -80,6 +80,20 @@ async fn s3_context(endpoint: &str) -> SessionContext {
     ctx
 }
 
+/// The warehouse on disk, uploaded under `s3://whouse/events/` of a new moto server, and
+/// a session with the local copy as table `t`.
+fn seeded(tag: &str) -> (std::path::PathBuf, MotoServer, SessionContext) {
+    let dir = warehouse::warehouse(tag);
+    let server = MotoServer::start();
+    server.create_bucket("whouse");
+    upload(&server, &dir, "whouse", "events");
+    let local = SessionContext::new();
+    let schema = "id:int,v:string".parse().unwrap();
+    let options = RcFileOptions::new(schema, colfile::rcfile::Serde::text());
+    register_rcfile(&local, "t", dir.to_str().unwrap(), options).unwrap();
+    (dir, server, local)
+}
+
 async fn answer(ctx: &SessionContext, sql: &str) -> Result<String, String> {
     let df = ctx.sql(sql).await.map_err(|e| e.to_string())?;
     let batches = df.collect().await.map_err(|e| e.to_string())?;
@@ -89,15 +103,7 @@ async fn answer(ctx: &SessionContext, sql: &str) -> Result<String, String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_partitioned_table_in_s3_answers_as_the_local_copy() {
-    let dir = warehouse::warehouse("s3");
-    let server = MotoServer::start();
-    server.create_bucket("whouse");
-    upload(&server, &dir, "whouse", "events");
-
-    let local = SessionContext::new();
-    let schema = "id:int,v:string".parse().unwrap();
-    let options = RcFileOptions::new(schema, colfile::rcfile::Serde::text());
-    register_rcfile(&local, "t", dir.to_str().unwrap(), options).unwrap();
+    let (dir, server, local) = seeded("s3");
 
     let remote = s3_context(&server.endpoint()).await;
     for q in QUERIES {
@@ -142,14 +148,7 @@ async fn a_partitioned_table_in_s3_answers_as_the_local_copy() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn faults_are_retried_or_fail_the_query_never_short_answers() {
-    let dir = warehouse::warehouse("s3faults");
-    let server = MotoServer::start();
-    server.create_bucket("whouse");
-    upload(&server, &dir, "whouse", "events");
-    let local = SessionContext::new();
-    let schema = "id:int,v:string".parse().unwrap();
-    let options = RcFileOptions::new(schema, colfile::rcfile::Serde::text());
-    register_rcfile(&local, "t", dir.to_str().unwrap(), options).unwrap();
+    let (dir, server, local) = seeded("s3faults");
     let q = QUERIES[0];
     let want = answer(&local, q).await.unwrap();
     // Some GETs answered 503 or cut off mid-body: retried, the same answer.
