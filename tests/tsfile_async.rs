@@ -195,3 +195,43 @@ async fn chunks_longer_than_the_first_guess() {
     let file = Bytes::from(common::iot::iot_table(4, 10_000, 20_000));
     same_both_ways("iot 4x10000", file).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clones_share_the_open_and_stream_independently() {
+    // A table's planner opens a file once, fetches its index and hands a clone to each
+    // split: the clones must make no request for the footer or index, and two streams
+    // running at once (each dropping its own chunks after a window) must each give what
+    // the synchronous reader gives.
+    let file = Bytes::from(common::iot::iot_table(40, 300, 12_000));
+    let src = Arc::new(Counted::new(file.clone()));
+    let opts = AsyncReadOptions {
+        window: 1,
+        ..AsyncReadOptions::default()
+    };
+    let opened = TsFileRecordBatchStreamBuilder::new_with_options(Arc::clone(&src), opts)
+        .await
+        .unwrap();
+    opened.fetch_index().await.unwrap();
+    let devices = opened.reader().devices(&Query::all()).unwrap();
+    assert_eq!(devices.len(), 40);
+    let after_open = src.requests();
+    let (first, second) = devices.split_at(17);
+    let query = |ds: &[DeviceId]| ds.iter().fold(Query::all(), |q, d| q.device(d.clone()));
+    let build = |ds: &[DeviceId]| {
+        opened
+            .clone()
+            .with_query(query(ds))
+            .with_batch_size(100)
+            .build()
+    };
+    let (a, b) = futures_util::try_join!(build(first), build(second)).unwrap();
+    // Planning both splits read only what the open fetched.
+    assert_eq!(src.requests(), after_open);
+    let (a, b) =
+        futures_util::try_join!(a.try_collect::<Vec<_>>(), b.try_collect::<Vec<_>>()).unwrap();
+    assert_eq!(a, sync_read(&file, &query(first), 100).unwrap());
+    assert_eq!(b, sync_read(&file, &query(second), 100).unwrap());
+    // Chunk bytes only, in at most a couple of requests per one-device window.
+    let chunk_requests = src.requests() - after_open;
+    assert!(chunk_requests <= 2 * 40, "{chunk_requests} requests");
+}

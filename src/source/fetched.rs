@@ -77,6 +77,16 @@ impl FetchedSource {
         }
     }
 
+    /// A second cache of the same file holding the same bytes (shared, not copied), from
+    /// then on filled and emptied independently of this one.
+    pub fn fork(&self) -> FetchedSource {
+        let pieces = self.pieces.read().unwrap_or_else(|e| e.into_inner());
+        FetchedSource {
+            len: self.len,
+            pieces: RwLock::new(pieces.clone()),
+        }
+    }
+
     /// How many bytes are held.
     pub fn held(&self) -> u64 {
         let pieces = self.pieces.read().unwrap_or_else(|e| e.into_inner());

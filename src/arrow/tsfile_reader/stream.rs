@@ -120,6 +120,29 @@ impl<A: AsyncByteSource + 'static> TsFileRecordBatchStreamBuilder<A> {
         self.inner.reader.metadata()
     }
 
+    /// The synchronous reader over the bytes fetched so far: what it reads beyond them
+    /// fails with [`crate::ErrorKind::Unfetched`]. After [`fetch_index`](Self::fetch_index)
+    /// it answers every question about devices and series without a request.
+    pub fn reader(&self) -> &Arc<TsFileReader<Arc<FetchedSource>>> {
+        &self.inner.reader
+    }
+
+    /// Fetches the whole index (in one request, less what is held already): how a planner
+    /// that asks about every device, as a table does, avoids a request per index node.
+    ///
+    /// Errors: a failed request.
+    pub async fn fetch_index(&self) -> Result<()> {
+        let meta = self.inner.reader.metadata();
+        let index = meta.meta_offset()..meta.file_len();
+        fetch_into(
+            &*self.source,
+            &self.cache,
+            std::iter::once(index),
+            &self.options.fetch,
+        )
+        .await
+    }
+
     /// As [`TsFileArrowReaderBuilder::with_query`].
     pub fn with_query(mut self, query: Query) -> Self {
         self.inner = self.inner.with_query(query);
@@ -190,6 +213,29 @@ impl<A: AsyncByteSource + 'static> TsFileRecordBatchStreamBuilder<A> {
             done: false,
         };
         Ok(BatchStream::new(schema, state))
+    }
+}
+
+impl<A> Clone for TsFileRecordBatchStreamBuilder<A> {
+    /// A second builder over the same opened file, for another stream (a split of a scan,
+    /// say): no request, the footer is not read again, and the bytes fetched so far are
+    /// shared; from then on each fetches and drops chunk bytes on its own.
+    fn clone(&self) -> Self {
+        let cache = Arc::new(self.cache.fork());
+        let inner = &self.inner;
+        let reader = Arc::new(inner.reader.with_source(Arc::clone(&cache)));
+        TsFileRecordBatchStreamBuilder {
+            source: Arc::clone(&self.source),
+            cache,
+            inner: TsFileArrowReaderBuilder {
+                reader,
+                query: inner.query.clone(),
+                batch_size: inner.batch_size,
+                unit: inner.unit,
+                lossy: inner.lossy,
+            },
+            options: self.options.clone(),
+        }
     }
 }
 

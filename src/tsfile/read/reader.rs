@@ -184,6 +184,18 @@ impl<S: ByteSource> TsFileReader<S> {
         })
     }
 
+    /// The same opened file read through `source` (which must hold the same bytes): the
+    /// footer is not read again.
+    #[cfg(feature = "async")]
+    pub(crate) fn with_source<T>(&self, source: T) -> TsFileReader<T> {
+        TsFileReader {
+            source,
+            metadata: self.metadata.clone(),
+            limits: self.limits.clone(),
+            mods: self.mods.clone(),
+        }
+    }
+
     /// The deletions that queries apply (empty unless set through the builder or
     /// [`open_path`](TsFileReader::open_path)).
     pub fn modifications(&self) -> &Modifications {
