@@ -247,6 +247,22 @@ impl Modifications {
         Ok(Self::new(found.unwrap_or_default()))
     }
 
+    /// The deletions of one modification file already in memory (fetched from an object
+    /// store, say): binary when `name` ends with `.mods2`, else text. `name` is what errors
+    /// give as the file.
+    ///
+    /// ```
+    /// use colfile::tsfile::mods::Modifications;
+    /// use colfile::Limits;
+    /// let m = Modifications::parse(b"DELETION,root.sg.d1.s1,9,1,2\n", "a.tsfile.mods", &Limits::default())?;
+    /// assert_eq!(m.deletions().len(), 1);
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn parse(bytes: &[u8], name: &str, limits: &Limits) -> Result<Self> {
+        limits.check_alloc("modification file size", bytes.len() as u64)?;
+        parse_named(bytes, name, limits).map(Self::new)
+    }
+
     /// Both sets of deletions: `self`'s, then `other`'s.
     pub fn union(self, other: Modifications) -> Self {
         if other.is_empty() {
@@ -333,13 +349,16 @@ fn load_file(path: &Path, limits: &Limits, missing_ok: bool) -> Result<Option<Ve
     };
     limits.check_alloc("modification file size", meta.len())?;
     let bytes = std::fs::read(path)?;
-    let binary = path.extension().is_some_and(|e| e == "mods2");
-    let found = if binary {
-        binary::parse(&bytes, &name, limits)?
+    parse_named(&bytes, &name, limits).map(Some)
+}
+
+/// The deletions in `bytes`, binary when `name` ends with `.mods2`, else text.
+fn parse_named(bytes: &[u8], name: &str, limits: &Limits) -> Result<Vec<Deletion>> {
+    if name.ends_with(".mods2") {
+        binary::parse(bytes, name, limits)
     } else {
-        text::parse(&bytes, &name, limits)?
-    };
-    Ok(Some(found))
+        text::parse(bytes, name, limits)
+    }
 }
 
 #[cfg(test)]
