@@ -15,7 +15,6 @@ use colfile::source::{Counted, ObjectSource};
 use colfile::tsfile::{Query, TsFileReader};
 use colfile_testkit::s3::MotoServer;
 use futures_util::TryStreamExt;
-use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
 use object_store::ObjectStore;
 
@@ -52,16 +51,7 @@ fn main() {
     let server = MotoServer::start();
     server.create_bucket("bench");
     server.put_object("bench", "bench.tsfile", &bytes);
-    let s3 = AmazonS3Builder::new()
-        .with_endpoint(server.endpoint())
-        .with_bucket_name("bench")
-        .with_region("us-east-1")
-        .with_access_key_id("test")
-        .with_secret_access_key("test")
-        .with_allow_http(true)
-        .build()
-        .expect("s3 client");
-    let store: Arc<dyn ObjectStore> = Arc::new(s3);
+    let store = colfile_testkit::s3::s3_store(&server.endpoint(), "bench");
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     println!("file: {name}, {len} bytes, {} devices", devices.len());
     let mut missed = false;

@@ -12,21 +12,11 @@ use colfile::ErrorKind;
 use colfile_testkit as common;
 use common::s3::MotoServer;
 use futures_util::TryStreamExt;
-use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
 use object_store::ObjectStore;
 
 fn store_of(server: &MotoServer, bucket: &str) -> Arc<dyn ObjectStore> {
-    let s3 = AmazonS3Builder::new()
-        .with_endpoint(server.endpoint())
-        .with_bucket_name(bucket)
-        .with_region("us-east-1")
-        .with_access_key_id("test")
-        .with_secret_access_key("test")
-        .with_allow_http(true)
-        .build()
-        .expect("s3 client");
-    Arc::new(s3)
+    common::s3::s3_store(&server.endpoint(), bucket)
 }
 
 fn local(bytes: &[u8], q: &Query) -> Result<Vec<arrow_array::RecordBatch>, String> {

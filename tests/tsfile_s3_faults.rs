@@ -17,9 +17,8 @@ use colfile_testkit as common;
 use common::fault::{Fault, FaultPlan, FaultProxy};
 use common::s3::MotoServer;
 use futures_util::TryStreamExt;
-use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
-use object_store::{BackoffConfig, ObjectStore, RetryConfig};
+use object_store::ObjectStore;
 
 const BUCKET: &str = "data";
 const IOT: &str = "warehouse/iot.tsfile";
@@ -42,26 +41,7 @@ fn seeded() -> (MotoServer, Vec<(&'static str, Vec<u8>)>) {
 
 /// An S3 client through `proxy`, with retries short enough for tests.
 fn store(proxy: &FaultProxy) -> Arc<dyn ObjectStore> {
-    let retry = RetryConfig {
-        max_retries: 3,
-        backoff: BackoffConfig {
-            init_backoff: Duration::from_millis(10),
-            max_backoff: Duration::from_millis(100),
-            base: 2.0,
-        },
-        retry_timeout: Duration::from_secs(10),
-    };
-    let s3 = AmazonS3Builder::new()
-        .with_endpoint(proxy.endpoint())
-        .with_bucket_name(BUCKET)
-        .with_region("us-east-1")
-        .with_access_key_id("test")
-        .with_secret_access_key("test")
-        .with_allow_http(true)
-        .with_retry(retry)
-        .build()
-        .expect("s3 client");
-    Arc::new(s3)
+    common::s3::s3_store(&proxy.endpoint(), BUCKET)
 }
 
 fn local(bytes: &[u8]) -> Vec<RecordBatch> {

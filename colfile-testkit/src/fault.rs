@@ -19,7 +19,7 @@
 use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -109,6 +109,7 @@ struct Counters {
 /// A running proxy on 127.0.0.1; dropping it stops the listener.
 pub struct FaultProxy {
     addr: SocketAddr,
+    plan: Arc<RwLock<FaultPlan>>,
     stop: Arc<AtomicBool>,
     counters: Arc<Counters>,
     thread: Option<JoinHandle<()>>,
@@ -127,10 +128,11 @@ impl FaultProxy {
         let addr = listener.local_addr().expect("proxy address");
         let stop = Arc::new(AtomicBool::new(false));
         let counters = Arc::new(Counters::default());
-        let plan = Arc::new(plan);
+        let plan = Arc::new(RwLock::new(plan));
         let thread = {
             let stop = Arc::clone(&stop);
             let counters = Arc::clone(&counters);
+            let plan = Arc::clone(&plan);
             std::thread::spawn(move || {
                 for conn in listener.incoming() {
                     if stop.load(Ordering::SeqCst) {
@@ -149,6 +151,7 @@ impl FaultProxy {
         };
         FaultProxy {
             addr,
+            plan,
             stop,
             counters,
             thread: Some(thread),
@@ -158,6 +161,12 @@ impl FaultProxy {
     /// `http://127.0.0.1:PORT`, for a client's endpoint.
     pub fn endpoint(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// Replaces the plan for the requests from now on (range GETs are still counted from
+    /// the first): how a test lets a table be made, then fails its scans.
+    pub fn set_plan(&self, plan: FaultPlan) {
+        *self.plan.write().unwrap_or_else(|e| e.into_inner()) = plan;
     }
 
     /// The counts so far.
@@ -300,7 +309,7 @@ fn status_answer(code: u16) -> Vec<u8> {
 fn serve(
     mut client: TcpStream,
     upstream: &str,
-    plan: &FaultPlan,
+    plan: &RwLock<FaultPlan>,
     counters: &Counters,
 ) -> std::io::Result<()> {
     client.set_read_timeout(Some(Duration::from_secs(30)))?;
@@ -309,7 +318,7 @@ fn serve(
     let is_range_get = req.lines[0].starts_with("GET ") && req.header("range").is_some();
     let fault = if is_range_get {
         let n = counters.range_gets.fetch_add(1, Ordering::SeqCst) + 1;
-        plan.range_get(n)
+        plan.read().unwrap_or_else(|e| e.into_inner()).range_get(n)
     } else {
         Fault::Pass
     };

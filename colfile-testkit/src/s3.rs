@@ -38,6 +38,32 @@ const ENV_VAR: &str = "COLFILE_MOTO_SERVER";
 const AUTH: &str = "AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/s3/aws4_request, \
                     SignedHeaders=host, Signature=0000";
 
+/// An S3 client for `bucket` at `endpoint` (a [`MotoServer`]'s, or a proxy's in front of
+/// it), with dummy credentials and retries short enough for tests (3, from 10 ms).
+pub fn s3_store(endpoint: &str, bucket: &str) -> std::sync::Arc<dyn object_store::ObjectStore> {
+    use object_store::{BackoffConfig, RetryConfig};
+    let retry = RetryConfig {
+        max_retries: 3,
+        backoff: BackoffConfig {
+            init_backoff: Duration::from_millis(10),
+            max_backoff: Duration::from_millis(100),
+            base: 2.0,
+        },
+        retry_timeout: Duration::from_secs(10),
+    };
+    let s3 = object_store::aws::AmazonS3Builder::new()
+        .with_endpoint(endpoint)
+        .with_bucket_name(bucket)
+        .with_region("us-east-1")
+        .with_access_key_id("test")
+        .with_secret_access_key("test")
+        .with_allow_http(true)
+        .with_retry(retry)
+        .build()
+        .expect("s3 client");
+    std::sync::Arc::new(s3)
+}
+
 /// The `moto_server` executable: `$COLFILE_MOTO_SERVER`, else `target/moto-venv`'s,
 /// installed there first if needed. Panics with the failing step's output if it can't.
 pub fn moto_server_bin() -> PathBuf {
