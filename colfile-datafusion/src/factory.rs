@@ -71,22 +71,14 @@ impl TableProviderFactory for ColfileTableFactory {
         let partitioned = !cmd.table_partition_cols.is_empty();
         let table: Arc<dyn TableProvider> = match cmd.file_type.to_ascii_uppercase().as_str() {
             "TSFILE" => {
-                if cmd.locations.iter().any(|l| crate::remote::is_url(l)) {
+                let declared = cmd.schema.fields().iter();
+                if declared
+                    .clone()
+                    .any(|f| !cmd.table_partition_cols.contains(f.name()))
+                {
                     return plan_err!(
-                        "{}: TSFILE tables in object stores are not supported yet (the library's \
-                         async reader is: colfile::arrow::TsFileRecordBatchStreamBuilder)",
-                        cmd.name
-                    );
-                }
-                if partitioned {
-                    return plan_err!(
-                        "{}: PARTITIONED BY is not supported for TSFILE tables yet",
-                        cmd.name
-                    );
-                }
-                if !cmd.schema.fields().is_empty() {
-                    return plan_err!(
-                        "{}: a TsFile table takes its columns from the files; leave out the column list",
+                        "{}: a TsFile table takes its columns from the files; leave out the \
+                         column list (it may only type PARTITIONED BY columns)",
                         cmd.name
                     );
                 }
@@ -109,10 +101,21 @@ impl TableProviderFactory for ColfileTableFactory {
                 if let Some(b) = options.take("merge") {
                     o.merge = flag(&b)?;
                 }
+                o.partition_columns = partition_fields(cmd);
                 options.done()?;
                 match cmd.locations.as_slice() {
+                    // A URL: the objects below it, in the registry's store for it.
+                    [one] if crate::remote::is_url(one) => {
+                        let url = crate::remote::TableUrl::parse(one).map_err(df_err)?;
+                        let store = url.store_in(state.runtime_env()).map_err(df_err)?;
+                        let t = TsFileTable::try_new_remote(one, store, o).await;
+                        Arc::new(t.map_err(df_err)?)
+                    }
                     // One location: an IoTDB data directory is a merged dataset.
                     [one] => Arc::new(TsFileTable::try_new(one, o).map_err(df_err)?),
+                    _ if partitioned => {
+                        return plan_err!("{}: PARTITIONED BY needs one location", cmd.name)
+                    }
                     _ => {
                         let files = files(&cmd.locations, Some(".tsfile"))?;
                         Arc::new(TsFileTable::with_files(files, o).map_err(df_err)?)
@@ -167,17 +170,7 @@ impl TableProviderFactory for ColfileTableFactory {
                 if let Some(b) = options.take("lossy_utf8") {
                     o.lossy_utf8 = flag(&b)?;
                 }
-                // PARTITIONED BY (a, b): typed as the column list types them, else strings.
-                o.partition_columns = cmd
-                    .table_partition_cols
-                    .iter()
-                    .map(|name| match cmd.schema.field_with_unqualified_name(name) {
-                        Ok(f) => f.as_ref().clone().with_nullable(true),
-                        Err(_) => {
-                            arrow_schema::Field::new(name, arrow_schema::DataType::Utf8, true)
-                        }
-                    })
-                    .collect();
+                o.partition_columns = partition_fields(cmd);
                 options.done()?;
                 match cmd.locations.as_slice() {
                     // A URL: the objects below it, in the registry's store for it.
@@ -227,6 +220,17 @@ impl Options {
             false => plan_err!("unknown options: {}", left.join(", ")),
         }
     }
+}
+
+/// `PARTITIONED BY (a, b)`: typed as the column list types them, else strings.
+fn partition_fields(cmd: &CreateExternalTable) -> Vec<arrow_schema::Field> {
+    cmd.table_partition_cols
+        .iter()
+        .map(|name| match cmd.schema.field_with_unqualified_name(name) {
+            Ok(f) => f.as_ref().clone().with_nullable(true),
+            Err(_) => arrow_schema::Field::new(name, arrow_schema::DataType::Utf8, true),
+        })
+        .collect()
 }
 
 fn files(locations: &[String], suffix: Option<&str>) -> Result<Vec<TableFile>> {

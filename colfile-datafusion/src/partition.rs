@@ -70,20 +70,27 @@ fn unescape(s: &str) -> String {
 
 impl Partitions {
     /// The partitions of `files` under `root`. `declared`: the columns named by
-    /// `PARTITIONED BY` with their types, in directory order; empty: inferred from the
-    /// first file's levels as strings (a table without levels has no partition columns).
+    /// `PARTITIONED BY` with their types, in directory order; empty: inferred as strings
+    /// when every file sits below the same `name=` levels (a table whose files disagree, or
+    /// have no levels, has no partition columns: its directories are just folders).
     ///
-    /// Errors: a file whose levels are not those columns in that order; a value that does
-    /// not cast to its declared type.
+    /// Errors: (declared) a file whose levels are not those columns in that order; a value
+    /// that does not cast to its declared type.
     pub fn discover(root: &Path, files: &[TableFile], declared: &[Field]) -> colfile::Result<Self> {
         let fields: Vec<Field> = if declared.is_empty() {
-            let first = files
-                .first()
-                .map(|f| levels(root, &f.path))
-                .unwrap_or_default();
+            let names = |f: &TableFile| -> Vec<String> {
+                levels(root, &f.path).into_iter().map(|(k, _)| k).collect()
+            };
+            let first = files.first().map(names).unwrap_or_default();
+            if files.iter().any(|f| names(f) != first) {
+                return Ok(Partitions {
+                    fields: Vec::new(),
+                    values: vec![Vec::new(); files.len()],
+                });
+            }
             first
                 .into_iter()
-                .map(|(k, _)| Field::new(k, DataType::Utf8, true))
+                .map(|k| Field::new(k, DataType::Utf8, true))
                 .collect()
         } else {
             declared.to_vec()
@@ -229,8 +236,15 @@ mod tests {
         ];
         let e = Partitions::discover(root, &files, &bad).unwrap_err();
         assert!(e.to_string().contains("not a Int32"), "{e}");
-        // Files whose levels differ.
+        // Files whose levels differ: no inferred columns, but declared ones must be there.
         let mixed = [file("/w/t/dt=1/a.rc"), file("/w/t/b.rc")];
-        assert!(Partitions::discover(root, &mixed, &[]).is_err());
+        let none = Partitions::discover(root, &mixed, &[]).unwrap();
+        assert!(none.fields.is_empty() && none.values.len() == 2);
+        let one = [Field::new("dt", DataType::Utf8, true)];
+        let e = Partitions::discover(root, &mixed, &one).unwrap_err();
+        assert!(
+            e.to_string().contains("b.rc: partition directories []"),
+            "{e}"
+        );
     }
 }

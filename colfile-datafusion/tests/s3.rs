@@ -4,19 +4,16 @@
 //! what the same table answers from the local copy, pruned partitions are never fetched,
 //! and a damaged object is an error naming its URL.
 
+#[path = "support/s3.rs"]
+mod s3;
 #[path = "support/warehouse.rs"]
 mod warehouse;
 
-use std::path::Path;
-use std::sync::Arc;
-
-use colfile_datafusion::{register_rcfile, with_table_factories, RcFileOptions};
+use colfile_datafusion::{register_rcfile, RcFileOptions};
 use colfile_testkit::fault::{Fault, FaultPlan, FaultProxy};
 use colfile_testkit::s3::MotoServer;
-use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::SessionContext;
-use object_store::aws::AmazonS3Builder;
-use object_store::{BackoffConfig, RetryConfig};
+use s3::{answer, colfile_sql, s3_session, upload};
 
 const QUERIES: [&str; 4] = [
     "SELECT dt, region, count(*) AS n, sum(id) AS s FROM t WHERE dt >= '2024-01-01' GROUP BY dt, region ORDER BY dt, region NULLS FIRST",
@@ -25,52 +22,10 @@ const QUERIES: [&str; 4] = [
     "SELECT max(id) FROM t WHERE dt IN ('2024-01-01', '2024-01-02') AND region IS NULL",
 ];
 
-fn upload(server: &MotoServer, dir: &Path, bucket: &str, prefix: &str) {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                out.push(p.strip_prefix(root).unwrap().to_path_buf());
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(dir, dir, &mut files);
-    for rel in files {
-        // Keys as Hive writes them: the escapes of the directory names stay escaped.
-        let key = format!("{prefix}/{}", rel.to_string_lossy());
-        server.put_object(bucket, &key, &std::fs::read(dir.join(&rel)).unwrap());
-    }
-}
-
-/// A session whose `s3://whouse` store reaches `endpoint` (a short retry policy), with the
-/// partitioned table `t` created over `s3://whouse/events/`.
+/// A session whose `s3://whouse` store reaches `endpoint`, with the partitioned table `t`
+/// created over `s3://whouse/events/`.
 async fn s3_context(endpoint: &str) -> SessionContext {
-    let state = with_table_factories(SessionStateBuilder::new().with_default_features()).build();
-    let ctx = SessionContext::new_with_state(state);
-    let retry = RetryConfig {
-        max_retries: 3,
-        backoff: BackoffConfig {
-            init_backoff: std::time::Duration::from_millis(10),
-            max_backoff: std::time::Duration::from_millis(100),
-            base: 2.0,
-        },
-        retry_timeout: std::time::Duration::from_secs(10),
-    };
-    let s3 = AmazonS3Builder::new()
-        .with_endpoint(endpoint)
-        .with_bucket_name("whouse")
-        .with_region("us-east-1")
-        .with_access_key_id("test")
-        .with_secret_access_key("test")
-        .with_allow_http(true)
-        .with_retry(retry)
-        .build()
-        .unwrap();
-    let url = url::Url::parse("s3://whouse").unwrap();
-    ctx.register_object_store(&url, Arc::new(s3));
+    let ctx = s3_session(endpoint, "whouse");
     ctx.sql(
         "CREATE EXTERNAL TABLE t (id INT, v STRING) STORED AS RCFILE PARTITIONED BY (dt, region) \
          LOCATION 's3://whouse/events/' OPTIONS ('serde' 'text')",
@@ -94,13 +49,6 @@ fn seeded(tag: &str) -> (std::path::PathBuf, MotoServer, SessionContext) {
     (dir, server, local)
 }
 
-async fn answer(ctx: &SessionContext, sql: &str) -> Result<String, String> {
-    let df = ctx.sql(sql).await.map_err(|e| e.to_string())?;
-    let batches = df.collect().await.map_err(|e| e.to_string())?;
-    let text = datafusion::arrow::util::pretty::pretty_format_batches(&batches);
-    Ok(text.map_err(|e| e.to_string())?.to_string())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_partitioned_table_in_s3_answers_as_the_local_copy() {
     let (dir, server, local) = seeded("s3");
@@ -120,24 +68,9 @@ async fn a_partitioned_table_in_s3_answers_as_the_local_copy() {
 
     // colfile-sql over the URL, the store from the environment.
     let run = |loc: &str, q: &str, env: bool| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_colfile-sql"));
-        cmd.args([
-            q,
-            &format!("t={loc}"),
-            "--schema",
-            "id:int,v:string",
-            "--serde",
-            "text",
-        ]);
-        cmd.args(["--format", "csv"]);
-        if env {
-            for (k, v) in server.env() {
-                cmd.env(k, v);
-            }
-        }
-        let o = cmd.output().unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8(o.stdout).unwrap()
+        let table = format!("t={loc}");
+        let args = [q, &table, "--schema", "id:int,v:string", "--serde", "text"];
+        colfile_sql(&args, env.then_some(&server))
     };
     for q in QUERIES {
         let want = run(dir.to_str().unwrap(), q, false);

@@ -131,7 +131,7 @@ impl ScanTask for DatasetDevices {
                 decoded += b.len() as u64;
                 let rb = tree_batch_to_arrow(b, self.options.time_unit, self.options.lossy_utf8)?;
                 metrics.decode_time += started.elapsed();
-                if !emit(conform(&rb, &self.out, self.model)?) {
+                if !emit(conform(&rb, &self.out, self.model, &[])?) {
                     break;
                 }
             }

@@ -6,7 +6,9 @@
 //!
 //! Files with table schemas (the table model) give the columns `time`, then the table's TAG
 //! and FIELD columns. Files without (the tree model IoTDB writes by default) give `device`,
-//! `level0` … `level{K-1}`, `time` and one column per measurement: see [`tree`].
+//! `level0` … `level{K-1}`, `time` and one column per measurement: see [`tree`]. Hive-style
+//! `name=value/` directories below the location add partition columns after those
+//! ([`crate::partition`]); a location may be an object store URL ([`remote`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -24,16 +26,21 @@ use datafusion::common::{Result, Statistics};
 use datafusion::datasource::TableType;
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
 use datafusion::physical_plan::ExecutionPlan;
+use datafusion::scalar::ScalarValue;
+use object_store::ObjectStore;
 
 use crate::counted::{bytes_read, CountedSource};
 use crate::exec::{df_err, drain, FileCounts, ScanExec, ScanTask, TaskMetrics};
 use crate::filter::Pushdown;
-use crate::listing::{list_files, TableFile};
+use crate::listing::{list_files, partition_root, TableFile};
+use crate::partition::Partitions;
+use crate::remote::TableUrl;
 use crate::split::assign;
 use stats::table_statistics;
 use tree::DeviceFilter;
 
 pub mod dataset;
+mod remote;
 mod stats;
 pub mod tree;
 
@@ -67,6 +74,9 @@ pub struct TsFileOptions {
     /// merged as IoTDB merges its files (default `true`; see [`dataset`]). `false` reads
     /// its TsFiles as independent files.
     pub merge: bool,
+    /// The Hive partition columns (`name=value/` directory levels), with their types, in
+    /// directory order; empty: found from the directories, as strings.
+    pub partition_columns: Vec<Field>,
 }
 
 impl Default for TsFileOptions {
@@ -78,6 +88,7 @@ impl Default for TsFileOptions {
             trust_statistics: false,
             apply_mods: true,
             merge: true,
+            partition_columns: Vec::new(),
         }
     }
 }
@@ -101,50 +112,130 @@ pub(crate) struct OpenFile {
     /// The devices of this file that the table holds (its table's, or the tree-model ones
     /// under the prefix), in index order: found once, when the table is made.
     pub devices: Vec<DeviceId>,
+    /// The object opened when the table was made (its footer and index fetched), when the
+    /// file is in an object store; `reader` then reads those fetched bytes.
+    pub remote: Option<remote::Opened>,
+    /// This file's partition values, by column name.
+    pub values: Arc<[(String, ScalarValue)]>,
 }
+
+/// A file about to join a table: where it is, its opened reader, the object it is (when
+/// remote), and its partition values.
+type Candidate = (
+    TableFile,
+    Arc<TsFileReader<CountedSource>>,
+    Option<remote::Opened>,
+    Arc<[(String, ScalarValue)]>,
+);
 
 /// TsFiles as a table (see the [module docs](self)).
 #[derive(Debug)]
 pub struct TsFileTable {
     files: Vec<OpenFile>,
     options: TsFileOptions,
+    /// The files' columns, then the partition columns.
     schema: SchemaRef,
+    /// The files' columns alone: what filters are pushed against.
+    file_schema: SchemaRef,
     statistics: Statistics,
     model: Model,
     /// Set when the table is an IoTDB data directory read as one merged dataset.
     dataset: Option<Arc<Dataset>>,
+    /// The partition columns and each of `files`' values.
+    partitions: Partitions,
 }
 
 impl TsFileTable {
     /// The `.tsfile` files at `location` (a file, a directory or a glob; see [`list_files`]);
     /// an IoTDB data directory is one merged dataset unless [`TsFileOptions::merge`] is off.
+    /// The `name=value/` directories below it are partition columns ([`crate::partition`]).
     pub fn try_new(location: &str, options: TsFileOptions) -> colfile::Result<Self> {
         let path = std::path::Path::new(location);
         if options.merge && path.is_dir() && Dataset::is_iotdb_dir(path) {
             return dataset::table(path, options);
         }
-        Self::with_files(list_files(location, Some(".tsfile"))?, options)
+        let files = list_files(location, Some(".tsfile"))?;
+        let parts = Partitions::discover(
+            &partition_root(location),
+            &files,
+            &options.partition_columns,
+        )?;
+        let mut open = Vec::with_capacity(files.len());
+        for (file, values) in files.into_iter().zip(named(&parts)) {
+            open.push((Self::open_local(&file, &options)?, file, values));
+        }
+        let open = open.into_iter().map(|(r, f, v)| (f, r, None, v)).collect();
+        Self::build(open, options, parts.fields)
     }
 
-    /// A table over exactly these files.
+    /// The `.tsfile` objects at `location`, a URL (`s3://bucket/archive/`), in `store`,
+    /// with the deletions of the `.mods`/`.mods2` objects beside them; the `name=value/`
+    /// levels below it are partition columns, as for local directories. Each object's
+    /// footer and index are fetched now; a scan fetches only the chunks it reads.
+    pub async fn try_new_remote(
+        location: &str,
+        store: Arc<dyn ObjectStore>,
+        options: TsFileOptions,
+    ) -> colfile::Result<Self> {
+        let url = TableUrl::parse(location)?;
+        let listed = url.list(store.as_ref(), None).await?;
+        let opened = remote::open_all(&store, listed, &options).await?;
+        let files: Vec<TableFile> = opened.iter().map(|(f, _, _)| f.clone()).collect();
+        if files.is_empty() {
+            return Err(colfile::Error::invalid(format!(
+                "no .tsfile objects at {location:?}"
+            )));
+        }
+        let root = std::path::PathBuf::from(location);
+        let parts = Partitions::discover(&root, &files, &options.partition_columns)?;
+        let open = opened
+            .into_iter()
+            .zip(named(&parts))
+            .map(|((f, r, o), v)| (f, r, Some(o), v))
+            .collect();
+        Self::build(open, options, parts.fields)
+    }
+
+    /// A table over exactly these files (no partition columns).
     ///
     /// Errors: a file that does not open, lacks the table, or has a column of the same name
     /// as another file's but another type; table-model and tree-model files in one table; a
     /// tree-model measurement named like a path column (`device`, `levelN`).
     pub fn with_files(files: Vec<TableFile>, options: TsFileOptions) -> colfile::Result<Self> {
         let mut open = Vec::with_capacity(files.len());
+        for file in files {
+            let reader = Self::open_local(&file, &options)?;
+            open.push((file, reader, None, Arc::from(Vec::new())));
+        }
+        Self::build(open, options, Vec::new())
+    }
+
+    /// Opens a local file with its deletions.
+    fn open_local(
+        file: &TableFile,
+        options: &TsFileOptions,
+    ) -> colfile::Result<Arc<TsFileReader<CountedSource>>> {
+        let reader = TsFileReader::builder(CountedSource::open(&file.path)?)
+            .with_mods_of(&file.path)
+            .with_mods(options.apply_mods)
+            .build()
+            .map_err(|e| e.with_file(file))?;
+        Ok(Arc::new(reader))
+    }
+
+    /// The table over opened files, with `partitions` as its last columns.
+    fn build(
+        candidates: Vec<Candidate>,
+        options: TsFileOptions,
+        partitions: Vec<Field>,
+    ) -> colfile::Result<Self> {
+        let mut open = Vec::with_capacity(candidates.len());
         let mut fields: Vec<Field> = Vec::new();
         let mut by_name: HashMap<String, usize> = HashMap::new();
         let mut tree_files = 0usize;
         let mut levels = 0usize;
         let prefix = options.table.as_deref().map(tree::prefix_nodes);
-        for file in files {
-            let reader = TsFileReader::builder(CountedSource::open(&file.path)?)
-                .with_mods_of(&file.path)
-                .with_mods(options.apply_mods)
-                .build()
-                .map_err(|e| e.with_file(&file))?;
-            let reader = Arc::new(reader);
+        for (file, reader, remote, values) in candidates {
             let tree = reader.metadata().footer().schemas.is_empty();
             let (query, devices) = if tree {
                 let devices: Vec<DeviceId> = reader
@@ -202,6 +293,8 @@ impl TsFileTable {
                 reader,
                 schema,
                 devices,
+                remote,
+                values,
             });
         }
         let model =
@@ -228,17 +321,45 @@ impl TsFileTable {
             all.append(&mut fields);
             fields = all;
         }
-        let schema = Arc::new(Schema::new(fields));
+        let file_schema = Arc::new(Schema::new(fields.clone()));
         // Stored statistics count deleted points: never exact once anything is deleted.
         let deletions = open.iter().any(|f| !f.reader.modifications().is_empty());
-        let statistics = table_statistics(&open, &schema, options.trust_statistics && !deletions)?;
+        let trust = options.trust_statistics && !deletions;
+        let mut statistics = table_statistics(&open, &file_schema, trust)?;
+        for p in partitions {
+            if fields
+                .iter()
+                .any(|f| f.name().eq_ignore_ascii_case(p.name()))
+            {
+                return Err(colfile::Error::schema(format!(
+                    "partition column {} is also a column of the files",
+                    p.name()
+                )));
+            }
+            fields.push(p);
+            let unknown = datafusion::common::ColumnStatistics::new_unknown();
+            statistics.column_statistics.push(unknown);
+        }
+        let schema = Arc::new(Schema::new(fields));
+        let partitions = Partitions {
+            fields: schema.fields()[file_schema.fields().len()..]
+                .iter()
+                .map(|f| f.as_ref().clone())
+                .collect(),
+            values: open
+                .iter()
+                .map(|f| f.values.iter().map(|(_, v)| v.clone()).collect())
+                .collect(),
+        };
         Ok(TsFileTable {
             files: open,
             options,
             schema,
+            file_schema,
             statistics,
             model,
             dataset: None,
+            partitions,
         })
     }
 
@@ -253,7 +374,7 @@ impl TsFileTable {
     fn pushable(&self, filter: &Expr) -> bool {
         let unit = self.options.time_unit;
         let fields = self.fields_pushed();
-        let plain = Pushdown::can_push(filter, &self.schema, TIME, unit, fields);
+        let plain = Pushdown::can_push(filter, &self.file_schema, TIME, unit, fields);
         match self.model {
             Model::Table => plain,
             Model::Tree { levels } => plain || DeviceFilter::applies(filter, levels),
@@ -266,6 +387,16 @@ impl TsFileTable {
     fn fields_pushed(&self) -> bool {
         self.options.trust_statistics && self.model == Model::Table
     }
+}
+
+/// Each file's partition values with their column names.
+fn named(parts: &Partitions) -> Vec<Arc<[(String, ScalarValue)]>> {
+    let names: Vec<String> = parts.fields.iter().map(|f| f.name().clone()).collect();
+    parts
+        .values
+        .iter()
+        .map(|v| names.iter().cloned().zip(v.iter().cloned()).collect())
+        .collect()
 }
 
 /// Names the file a planning error is about.
@@ -303,7 +434,10 @@ impl TableProvider for TsFileTable {
         Ok(filters
             .iter()
             .map(|f| {
-                if self.pushable(f) {
+                if self.partitions.decides(f) {
+                    // Decided per directory, exactly, before any file is opened.
+                    TableProviderFilterPushDown::Exact
+                } else if self.pushable(f) {
                     TableProviderFilterPushDown::Inexact
                 } else {
                     TableProviderFilterPushDown::Unsupported
@@ -328,7 +462,8 @@ impl TableProvider for TsFileTable {
             None => self.schema.clone(),
         };
         let unit = self.options.time_unit;
-        let push = Pushdown::from_filters(filters, &self.schema, TIME, unit, self.fields_pushed());
+        let push =
+            Pushdown::from_filters(filters, &self.file_schema, TIME, unit, self.fields_pushed());
         let device_filter = match self.model {
             Model::Table => DeviceFilter::default(),
             Model::Tree { levels } => DeviceFilter::new(filters, levels),
@@ -343,7 +478,17 @@ impl TableProvider for TsFileTable {
             let range = (push.start, push.end);
             tasks = dataset::tasks(self, ds, state, &device_filter, &schema, range, parts)?;
         }
-        for f in self.files.iter().filter(|_| self.dataset.is_none()) {
+        let keep = self.partitions.keep(filters)?;
+        // Objects are fetched by the async reader, driven from the scan's blocking threads.
+        let handle = tokio::runtime::Handle::current();
+        for (k, f) in self.files.iter().enumerate() {
+            if self.dataset.is_some() {
+                break;
+            }
+            if !keep.get(k).copied().unwrap_or(true) {
+                files.pruned += 1;
+                continue;
+            }
             let mut q = self.file_query(f, &schema, &push);
             if let Some(n) = reader_limit {
                 q = q.limit(n as u64);
@@ -373,6 +518,8 @@ impl TableProvider for TsFileTable {
                     out: schema.clone(),
                     options: self.options.clone(),
                     model: self.model,
+                    values: f.values.clone(),
+                    remote: f.remote.clone().map(|o| (o, handle.clone())),
                 };
                 tasks.push((weight, Arc::new(task)));
             }
@@ -444,6 +591,10 @@ struct Devices {
     out: SchemaRef,
     options: TsFileOptions,
     model: Model,
+    /// The file's partition values.
+    values: Arc<[(String, ScalarValue)]>,
+    /// The opened object, and the runtime its requests run on, when the file is remote.
+    remote: Option<(remote::Opened, tokio::runtime::Handle)>,
 }
 
 impl ScanTask for Devices {
@@ -457,6 +608,13 @@ impl ScanTask for Devices {
         for d in &self.devices {
             q = q.device(d.clone());
         }
+        let out = |b: RecordBatch| conform(&b, &self.out, self.model, &self.values);
+        if let Some((opened, handle)) = &self.remote {
+            let o = &self.options;
+            return remote::run(opened, handle, q, batch_size, o, metrics, |b| {
+                Ok(emit(out(b)?))
+            });
+        }
         let bytes = bytes_read();
         let started = Instant::now();
         let mut reader = TsFileArrowReader::builder(self.reader.clone())
@@ -466,9 +624,7 @@ impl ScanTask for Devices {
             .with_lossy_utf8(self.options.lossy_utf8)
             .build()?;
         metrics.decode_time += started.elapsed();
-        let result = drain(&mut reader, metrics, |b| {
-            Ok(emit(conform(&b, &self.out, self.model)?))
-        });
+        let result = drain(&mut reader, metrics, |b| Ok(emit(out(b)?)));
         let ex = reader.explain();
         for (name, level) in [
             ("devices", &ex.devices),
@@ -492,9 +648,14 @@ impl ScanTask for Devices {
     }
 }
 
-/// A file's batch in the table's column order: NULL columns for what the file lacks, and
-/// (tree model) the path columns of the batch's one device.
-fn conform(b: &RecordBatch, out: &SchemaRef, model: Model) -> colfile::Result<RecordBatch> {
+/// A file's batch in the table's column order: NULL columns for what the file lacks,
+/// (tree model) the path columns of the batch's one device, and the file's partition values.
+fn conform(
+    b: &RecordBatch,
+    out: &SchemaRef,
+    model: Model,
+    values: &[(String, ScalarValue)],
+) -> colfile::Result<RecordBatch> {
     let src = b.schema();
     let rows = b.num_rows();
     let device = match model {
@@ -516,20 +677,28 @@ fn conform(b: &RecordBatch, out: &SchemaRef, model: Model) -> colfile::Result<Re
         .map(|f| {
             if let (Model::Tree { levels }, Some(d)) = (model, &device) {
                 if tree::is_path_column(f.name(), levels) {
-                    return tree::repeated(tree::path_value(f.name(), d, &nodes).as_deref(), rows);
+                    return Ok(tree::repeated(
+                        tree::path_value(f.name(), d, &nodes).as_deref(),
+                        rows,
+                    ));
                 }
+            }
+            if let Some((_, v)) = values.iter().find(|(n, _)| n == f.name()) {
+                return v
+                    .to_array_of_size(rows)
+                    .map_err(|e| colfile::Error::invalid(e.to_string()));
             }
             let at = src.index_of(f.name()).ok().or_else(|| {
                 src.fields()
                     .iter()
                     .position(|s| s.name().eq_ignore_ascii_case(f.name()))
             });
-            match at {
+            Ok(match at {
                 Some(i) => b.column(i).clone(),
                 None => new_null_array(f.data_type(), rows),
-            }
+            })
         })
-        .collect();
+        .collect::<colfile::Result<_>>()?;
     let options = RecordBatchOptions::new().with_row_count(Some(rows));
     RecordBatch::try_new_with_options(out.clone(), columns, &options).map_err(colfile::Error::from)
 }

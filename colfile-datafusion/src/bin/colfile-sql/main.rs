@@ -34,7 +34,9 @@ mod render;
 const USAGE: &str = "usage: colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
        [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl] [--partitions N] [--explain]
        [--trust-statistics] [--no-mods] [--no-merge]
-LOCATION: a file, a directory or a glob; it becomes table NAME (default: the file or directory name).
+LOCATION: a file, a directory, a glob or a URL (s3://bucket/prefix/, gs://, az://, http(s)://;
+the store from AWS_*/GOOGLE_*/AZURE_* variables); it becomes table NAME (default: the file or
+directory name). Hive name=value/ directories below it are columns.
 --table: a TsFile table, or for tree-model files a path prefix (root.sg1) whose devices form the table.
 --trust-statistics: answer count/min/max from TsFile statistics and skip pages by value statistics
 (faster, but wrong for files whose statistics disagree with their values).
@@ -169,17 +171,25 @@ async fn remote_table(
     let store = store_from_env(location).map_err(fail)?;
     let base = url::Url::parse(url.store.as_str()).map_err(|e| e.to_string())?;
     ctx.register_object_store(&base, std::sync::Arc::clone(&store));
-    let (Some(schema), Some(serde)) = (a.schema.clone(), a.serde.clone()) else {
-        return Err(format!(
-            "{location}: tables in object stores are RCFile tables for now: give --schema and --serde"
-        ));
+    // `.tsfile` objects make a TsFile table; anything else is read as RCFiles.
+    let listed = url.list(store.as_ref(), None).await.map_err(fail)?;
+    let tsfile = listed
+        .iter()
+        .any(|f| f.path.to_string_lossy().ends_with(".tsfile"));
+    let table: std::sync::Arc<dyn datafusion::catalog::TableProvider> = if tsfile {
+        let t = colfile_datafusion::TsFileTable::try_new_remote(location, store, a.ts.clone());
+        std::sync::Arc::new(t.await.map_err(fail)?)
+    } else {
+        let (Some(schema), Some(serde)) = (a.schema.clone(), a.serde.clone()) else {
+            return Err(format!(
+                "{location}: no .tsfile objects there, so an RCFile table: give --schema and --serde"
+            ));
+        };
+        let options = RcFileOptions::new(schema, serde);
+        let t = colfile_datafusion::RcFileTable::try_new_remote(location, store, options);
+        std::sync::Arc::new(t.await.map_err(fail)?)
     };
-    let options = RcFileOptions::new(schema, serde);
-    let table = colfile_datafusion::RcFileTable::try_new_remote(location, store, options)
-        .await
-        .map_err(fail)?;
-    ctx.register_table(name, std::sync::Arc::new(table))
-        .map_err(|e| e.to_string())?;
+    ctx.register_table(name, table).map_err(|e| e.to_string())?;
     Ok(())
 }
 
