@@ -27,6 +27,9 @@ const QUERIES: [&str; 5] = [
     "SELECT count(*), sum(l) FROM t WHERE time >= arrow_cast(150, 'Timestamp(Millisecond, Some(\"UTC\"))') AND site <> 'b/c'",
 ];
 
+/// Partitions per scan: three tasks per file, so the two-device file is cut by time.
+const PARTITIONS: usize = 12;
+
 const DDL: &str = "CREATE EXTERNAL TABLE t STORED AS TSFILE PARTITIONED BY (site, day) LOCATION";
 
 /// The archive on disk, uploaded under `s3://arch/iot/` of a new moto server, and a session
@@ -36,7 +39,7 @@ async fn seeded(tag: &str) -> (std::path::PathBuf, MotoServer, SessionContext) {
     let server = MotoServer::start();
     server.create_bucket("arch");
     upload(&server, &dir, "arch", "iot");
-    let config = SessionConfig::new().with_target_partitions(4);
+    let config = SessionConfig::new().with_target_partitions(PARTITIONS);
     let state = SessionStateBuilder::new()
         .with_config(config)
         .with_default_features();
@@ -55,7 +58,7 @@ async fn remote(endpoint: &str, options: &str) -> SessionContext {
         .config_mut()
         .options_mut()
         .execution
-        .target_partitions = 4;
+        .target_partitions = PARTITIONS;
     let ddl = format!("{DDL} 's3://arch/iot/' {options}");
     ctx.sql(&ddl).await.unwrap();
     ctx

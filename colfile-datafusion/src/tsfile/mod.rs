@@ -12,9 +12,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
 
-use arrow_array::{new_null_array, Array, ArrayRef, RecordBatch, RecordBatchOptions, StringArray};
 use arrow_schema::{Field, Schema, SchemaRef, TimeUnit};
 use async_trait::async_trait;
 use colfile::arrow::TsFileArrowReader;
@@ -29,19 +27,22 @@ use datafusion::physical_plan::ExecutionPlan;
 use datafusion::scalar::ScalarValue;
 use object_store::ObjectStore;
 
-use crate::counted::{bytes_read, CountedSource};
-use crate::exec::{df_err, drain, FileCounts, ScanExec, ScanTask, TaskMetrics};
+use crate::counted::CountedSource;
+use crate::exec::{df_err, FileCounts, ScanExec, ScanTask};
 use crate::filter::Pushdown;
 use crate::listing::{list_files, partition_root, TableFile};
 use crate::partition::Partitions;
 use crate::remote::TableUrl;
 use crate::split::assign;
 use stats::table_statistics;
+use task::{conform, Devices};
 use tree::DeviceFilter;
 
 pub mod dataset;
 mod remote;
+mod slices;
 mod stats;
+mod task;
 pub mod tree;
 
 /// The name of the time column.
@@ -505,23 +506,39 @@ impl TableProvider for TsFileTable {
                 continue;
             }
             files.scanned += 1;
-            // Enough groups for every partition to have work, even with one file.
-            let groups = parts.div_ceil(self.files.len()).clamp(1, devices.len());
+            // Enough tasks for every partition to have work, even with one file: groups of
+            // devices, or when there are fewer devices than that, slices of their time.
+            let wanted = parts.div_ceil(self.files.len()).max(1);
+            let groups = wanted.min(devices.len());
             let per = devices.len().div_ceil(groups);
-            let weight = f.file.len / groups as u64;
+            let slices = wanted.div_ceil(devices.len());
+            let range = (push.start.unwrap_or(i64::MIN), push.end.unwrap_or(i64::MAX));
+            let mut file_tasks = Vec::new();
             for chunk in devices.chunks(per.max(1)) {
-                let task = Devices {
-                    file: f.file.clone(),
-                    reader: f.reader.clone(),
-                    query: q.clone(),
-                    devices: chunk.to_vec(),
-                    out: schema.clone(),
-                    options: self.options.clone(),
-                    model: self.model,
-                    values: f.values.clone(),
-                    remote: f.remote.clone().map(|o| (o, handle.clone())),
+                let cuts = match chunk {
+                    [one] if slices > 1 => {
+                        slices::time_slices(&f.reader, one, slices, range).map_err(df_err)?
+                    }
+                    _ => vec![range],
                 };
-                tasks.push((weight, Arc::new(task)));
+                for slice in &cuts {
+                    file_tasks.push(Devices {
+                        file: f.file.clone(),
+                        reader: f.reader.clone(),
+                        query: q.clone(),
+                        devices: chunk.to_vec(),
+                        slice: (cuts.len() > 1).then_some(*slice),
+                        out: schema.clone(),
+                        options: self.options.clone(),
+                        model: self.model,
+                        values: f.values.clone(),
+                        remote: f.remote.clone().map(|o| (o, handle.clone())),
+                    });
+                }
+            }
+            let weight = f.file.len / file_tasks.len().max(1) as u64;
+            for t in file_tasks {
+                tasks.push((weight, Arc::new(t) as Arc<dyn ScanTask>));
             }
         }
         let stats = match projection {
@@ -579,126 +596,4 @@ impl TsFileTable {
         }
         q
     }
-}
-
-/// Some devices of one file.
-#[derive(Debug)]
-struct Devices {
-    file: TableFile,
-    reader: Arc<TsFileReader<CountedSource>>,
-    query: Query,
-    devices: Vec<DeviceId>,
-    out: SchemaRef,
-    options: TsFileOptions,
-    model: Model,
-    /// The file's partition values.
-    values: Arc<[(String, ScalarValue)]>,
-    /// The opened object, and the runtime its requests run on, when the file is remote.
-    remote: Option<(remote::Opened, tokio::runtime::Handle)>,
-}
-
-impl ScanTask for Devices {
-    fn run(
-        &self,
-        batch_size: usize,
-        emit: &mut dyn FnMut(RecordBatch) -> bool,
-        metrics: &mut TaskMetrics,
-    ) -> colfile::Result<()> {
-        let mut q = self.query.clone();
-        for d in &self.devices {
-            q = q.device(d.clone());
-        }
-        let out = |b: RecordBatch| conform(&b, &self.out, self.model, &self.values);
-        if let Some((opened, handle)) = &self.remote {
-            let o = &self.options;
-            return remote::run(opened, handle, q, batch_size, o, metrics, |b| {
-                Ok(emit(out(b)?))
-            });
-        }
-        let bytes = bytes_read();
-        let started = Instant::now();
-        let mut reader = TsFileArrowReader::builder(self.reader.clone())
-            .with_query(q)
-            .with_batch_size(batch_size)
-            .with_time_unit(self.options.time_unit)
-            .with_lossy_utf8(self.options.lossy_utf8)
-            .build()?;
-        metrics.decode_time += started.elapsed();
-        let result = drain(&mut reader, metrics, |b| Ok(emit(out(b)?)));
-        let ex = reader.explain();
-        for (name, level) in [
-            ("devices", &ex.devices),
-            ("chunks", &ex.chunks),
-            ("pages", &ex.pages),
-        ] {
-            let skipped = level.skipped_total();
-            metrics.prune(name, level.considered.saturating_sub(skipped), skipped);
-        }
-        metrics.count("rows_decoded", ex.rows_decoded);
-        metrics.count("bytes_read", bytes_read() - bytes);
-        result
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "{} ({} devices)",
-            self.file.path.display(),
-            self.devices.len()
-        )
-    }
-}
-
-/// A file's batch in the table's column order: NULL columns for what the file lacks,
-/// (tree model) the path columns of the batch's one device, and the file's partition values.
-fn conform(
-    b: &RecordBatch,
-    out: &SchemaRef,
-    model: Model,
-    values: &[(String, ScalarValue)],
-) -> colfile::Result<RecordBatch> {
-    let src = b.schema();
-    let rows = b.num_rows();
-    let device = match model {
-        Model::Tree { .. } if rows > 0 => src
-            .index_of(tree::DEVICE)
-            .ok()
-            .and_then(|i| b.column(i).as_any().downcast_ref::<StringArray>())
-            .map(|a| a.value(0).to_owned()),
-        _ => None,
-    };
-    let nodes = device
-        .as_deref()
-        .and_then(|d| DeviceId::from_tree_path(d).ok())
-        .map(|d| d.path_nodes())
-        .unwrap_or_default();
-    let columns: Vec<ArrayRef> = out
-        .fields()
-        .iter()
-        .map(|f| {
-            if let (Model::Tree { levels }, Some(d)) = (model, &device) {
-                if tree::is_path_column(f.name(), levels) {
-                    return Ok(tree::repeated(
-                        tree::path_value(f.name(), d, &nodes).as_deref(),
-                        rows,
-                    ));
-                }
-            }
-            if let Some((_, v)) = values.iter().find(|(n, _)| n == f.name()) {
-                return v
-                    .to_array_of_size(rows)
-                    .map_err(|e| colfile::Error::invalid(e.to_string()));
-            }
-            let at = src.index_of(f.name()).ok().or_else(|| {
-                src.fields()
-                    .iter()
-                    .position(|s| s.name().eq_ignore_ascii_case(f.name()))
-            });
-            Ok(match at {
-                Some(i) => b.column(i).clone(),
-                None => new_null_array(f.data_type(), rows),
-            })
-        })
-        .collect::<colfile::Result<_>>()?;
-    let options = RecordBatchOptions::new().with_row_count(Some(rows));
-    RecordBatch::try_new_with_options(out.clone(), columns, &options).map_err(colfile::Error::from)
 }
