@@ -35,7 +35,8 @@ use crate::partition::Partitions;
 use crate::remote::TableUrl;
 use crate::split::assign;
 use stats::table_statistics;
-use task::{conform, Devices};
+use task::{conform, Devices, TsScan};
+use tokio::runtime::Handle;
 use tree::DeviceFilter;
 
 pub mod dataset;
@@ -120,6 +121,13 @@ pub(crate) struct OpenFile {
     pub values: Arc<[(String, ScalarValue)]>,
 }
 
+impl OpenFile {
+    /// Whether the file is in the tree model (it has no table schemas).
+    pub fn tree(&self) -> bool {
+        self.reader.metadata().footer().schemas.is_empty()
+    }
+}
+
 /// A file about to join a table: where it is, its opened reader, the object it is (when
 /// remote), and its partition values.
 type Candidate = (
@@ -132,7 +140,7 @@ type Candidate = (
 /// TsFiles as a table (see the [module docs](self)).
 #[derive(Debug)]
 pub struct TsFileTable {
-    files: Vec<OpenFile>,
+    files: Vec<Arc<OpenFile>>,
     options: TsFileOptions,
     /// The files' columns, then the partition columns.
     schema: SchemaRef,
@@ -235,37 +243,19 @@ impl TsFileTable {
         let mut by_name: HashMap<String, usize> = HashMap::new();
         let mut tree_files = 0usize;
         let mut levels = 0usize;
-        let prefix = options.table.as_deref().map(tree::prefix_nodes);
         for (file, reader, remote, values) in candidates {
-            let tree = reader.metadata().footer().schemas.is_empty();
-            let (query, devices) = if tree {
-                let devices: Vec<DeviceId> = reader
-                    .devices(&Query::all())
-                    .map_err(|e| e.with_file(&file))?
-                    .into_iter()
-                    .filter(|d| prefix.as_deref().is_none_or(|p| tree::under_prefix(d, p)))
-                    .collect();
-                if devices.is_empty() {
-                    continue;
-                }
-                levels = devices
+            let Some(f) = inspect((file, reader, remote, values), &options)? else {
+                continue;
+            };
+            let tree = f.tree();
+            if tree {
+                levels = f
+                    .devices
                     .iter()
                     .map(|d| d.path_nodes().len())
                     .fold(levels, usize::max);
-                let query = devices
-                    .iter()
-                    .fold(Query::all(), |q, d| q.device(d.clone()));
-                (query, devices)
-            } else {
-                let query = base_query(&options);
-                let devices = reader.devices(&query).map_err(|e| e.with_file(&file))?;
-                (query, devices)
-            };
-            let schema = TsFileArrowReader::builder(reader.clone())
-                .with_query(query.clone())
-                .with_time_unit(options.time_unit)
-                .schema()
-                .map_err(|e| e.with_file(&file))?;
+            }
+            let (file, schema) = (&f.file, f.schema.clone());
             for f in schema.fields() {
                 if tree && (f.name() == tree::DEVICE || f.name() == TIME) {
                     continue;
@@ -289,14 +279,7 @@ impl TsFileTable {
                 }
             }
             tree_files += usize::from(tree);
-            open.push(OpenFile {
-                file,
-                reader,
-                schema,
-                devices,
-                remote,
-                values,
-            });
+            open.push(Arc::new(f));
         }
         let model =
             match tree_files {
@@ -386,8 +369,51 @@ impl TsFileTable {
     /// value statistics: only when those are trusted, and never for the tree model, where a
     /// measurement condition would be asked of devices that lack the measurement.
     fn fields_pushed(&self) -> bool {
-        self.options.trust_statistics && self.model == Model::Table
+        fields_pushed(&self.options, self.model)
     }
+}
+
+/// What `candidate` holds for a table read with `options`: its devices (its table's, or
+/// the tree-model ones under the prefix) and columns; `None` when it has none of them.
+pub(crate) fn inspect(
+    candidate: Candidate,
+    options: &TsFileOptions,
+) -> colfile::Result<Option<OpenFile>> {
+    let (file, reader, remote, values) = candidate;
+    let tree = reader.metadata().footer().schemas.is_empty();
+    let (query, devices) = if tree {
+        let prefix = options.table.as_deref().map(tree::prefix_nodes);
+        let devices: Vec<DeviceId> = reader
+            .devices(&Query::all())
+            .map_err(|e| e.with_file(&file))?
+            .into_iter()
+            .filter(|d| prefix.as_deref().is_none_or(|p| tree::under_prefix(d, p)))
+            .collect();
+        if devices.is_empty() {
+            return Ok(None);
+        }
+        let query = devices
+            .iter()
+            .fold(Query::all(), |q, d| q.device(d.clone()));
+        (query, devices)
+    } else {
+        let query = base_query(options);
+        let devices = reader.devices(&query).map_err(|e| e.with_file(&file))?;
+        (query, devices)
+    };
+    let schema = TsFileArrowReader::builder(reader.clone())
+        .with_query(query)
+        .with_time_unit(options.time_unit)
+        .schema()
+        .map_err(|e| e.with_file(&file))?;
+    Ok(Some(OpenFile {
+        file,
+        reader,
+        schema,
+        devices,
+        remote,
+        values,
+    }))
 }
 
 /// Each file's partition values with their column names.
@@ -398,6 +424,11 @@ fn named(parts: &Partitions) -> Vec<Arc<[(String, ScalarValue)]>> {
         .iter()
         .map(|v| names.iter().cloned().zip(v.iter().cloned()).collect())
         .collect()
+}
+
+/// Whether a table's FIELD conditions go to the reader (see `TsFileTable::fields_pushed`).
+pub(crate) fn fields_pushed(options: &TsFileOptions, model: Model) -> bool {
+    options.trust_statistics && model == Model::Table
 }
 
 /// Names the file a planning error is about.
@@ -462,16 +493,26 @@ impl TableProvider for TsFileTable {
             Some(p) => Arc::new(self.schema.project(p)?),
             None => self.schema.clone(),
         };
-        let unit = self.options.time_unit;
-        let push =
-            Pushdown::from_filters(filters, &self.file_schema, TIME, unit, self.fields_pushed());
+        // A limit is only safe to push when every filter went to the reader exactly: they
+        // are inexact, so it stays with DataFusion.
+        let scan = Arc::new(TsScan {
+            options: self.options.clone(),
+            model: self.model,
+            file_schema: self.file_schema.clone(),
+            out: schema.clone(),
+            filters: filters.to_vec(),
+            reader_limit: filters.is_empty().then_some(limit).flatten(),
+            handle: self
+                .files
+                .iter()
+                .any(|f| f.remote.is_some())
+                .then(Handle::current),
+        });
+        let push = scan.push();
         let device_filter = match self.model {
             Model::Table => DeviceFilter::default(),
             Model::Tree { levels } => DeviceFilter::new(filters, levels),
         };
-        // A limit is only safe to push when every filter went to the reader exactly: they
-        // are inexact, so it stays with DataFusion.
-        let reader_limit = filters.is_empty().then_some(limit).flatten();
         let parts = state.config().target_partitions().max(1);
         let mut tasks: Vec<(u64, Arc<dyn ScanTask>)> = Vec::new();
         let mut files = FileCounts::default();
@@ -480,8 +521,6 @@ impl TableProvider for TsFileTable {
             tasks = dataset::tasks(self, ds, state, &device_filter, &schema, range, parts)?;
         }
         let keep = self.partitions.keep(filters)?;
-        // Objects are fetched by the async reader, driven from the scan's blocking threads.
-        let handle = tokio::runtime::Handle::current();
         for (k, f) in self.files.iter().enumerate() {
             if self.dataset.is_some() {
                 break;
@@ -490,13 +529,11 @@ impl TableProvider for TsFileTable {
                 files.pruned += 1;
                 continue;
             }
-            let mut q = self.file_query(f, &schema, &push);
-            if let Some(n) = reader_limit {
-                q = q.limit(n as u64);
-            }
             let devices = match self.model {
                 // Tags pushed: the reader's index walk keeps the devices they allow.
-                Model::Table if push.filter.is_some() => f.reader.devices(&q).map_err(df_err)?,
+                Model::Table if push.filter.is_some() => {
+                    f.reader.devices(&scan.file_query(f)).map_err(df_err)?
+                }
                 Model::Table => f.devices.clone(),
                 Model::Tree { levels } => device_filter.keep(state, f.devices.clone(), levels)?,
             };
@@ -523,16 +560,10 @@ impl TableProvider for TsFileTable {
                 };
                 for slice in &cuts {
                     file_tasks.push(Devices {
-                        file: f.file.clone(),
-                        reader: f.reader.clone(),
-                        query: q.clone(),
+                        scan: scan.clone(),
+                        file: f.clone(),
                         devices: chunk.to_vec(),
                         slice: (cuts.len() > 1).then_some(*slice),
-                        out: schema.clone(),
-                        options: self.options.clone(),
-                        model: self.model,
-                        values: f.values.clone(),
-                        remote: f.remote.clone().map(|o| (o, handle.clone())),
                     });
                 }
             }
@@ -558,42 +589,5 @@ impl TableProvider for TsFileTable {
             limit,
             files,
         )))
-    }
-}
-
-impl TsFileTable {
-    /// The query one file answers (its devices are added per task). Table model: the
-    /// table, the projected columns this file has, the time range, and the pushed filter
-    /// when this file has every column it names. Tree model: the time range, and every
-    /// measurement, since a non-aligned device's rows are the times of all its series.
-    fn file_query(&self, f: &OpenFile, out: &Schema, push: &Pushdown) -> Query {
-        let mut q = match self.model {
-            Model::Tree { .. } => Query::all(),
-            Model::Table => {
-                let has = |name: &str| {
-                    f.schema
-                        .fields()
-                        .iter()
-                        .any(|c| c.name().eq_ignore_ascii_case(name))
-                };
-                let columns: Vec<String> = out
-                    .fields()
-                    .iter()
-                    .map(|c| c.name().clone())
-                    .filter(|n| !n.eq_ignore_ascii_case(TIME) && has(n))
-                    .collect();
-                let mut q = base_query(&self.options).columns(columns);
-                if let Some(filter) = &push.filter {
-                    if filter.columns().iter().all(|c| has(c)) {
-                        q = q.filter(filter.clone());
-                    }
-                }
-                q
-            }
-        };
-        if push.start.is_some() || push.end.is_some() {
-            q = q.time_range(push.start.unwrap_or(i64::MIN), push.end.unwrap_or(i64::MAX));
-        }
-        q
     }
 }

@@ -74,7 +74,7 @@ impl Acc {
 /// Statistics of `schema`'s columns over every device of `files` that the table holds; exact
 /// where they hold for every row only if `trust`.
 pub(crate) fn table_statistics(
-    files: &[OpenFile],
+    files: &[std::sync::Arc<OpenFile>],
     schema: &Schema,
     trust: bool,
 ) -> colfile::Result<Statistics> {
