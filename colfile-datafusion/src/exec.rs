@@ -39,6 +39,9 @@ pub trait ScanTask: fmt::Debug + Send + Sync {
 
     /// A short description for `EXPLAIN` (file and range).
     fn describe(&self) -> String;
+
+    /// The task as [`Any`](std::any::Any), for a codec that sends it to another process.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// What one task read, for `EXPLAIN ANALYZE`: counts by name, and pruning figures (how
@@ -186,6 +189,21 @@ impl ScanExec {
     /// The tasks of each partition.
     pub fn partitions(&self) -> &[Vec<Arc<dyn ScanTask>>] {
         &self.partitions
+    }
+
+    /// The name `EXPLAIN` shows (`TsFileScan`, `RcFileScan`).
+    pub fn scan_name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The rows each partition stops after.
+    pub fn limit(&self) -> Option<usize> {
+        self.limit
+    }
+
+    /// The files read and left out by the plan.
+    pub fn files(&self) -> FileCounts {
+        self.files
     }
 }
 

@@ -15,6 +15,16 @@ pub struct TableFile {
     pub len: u64,
 }
 
+/// How a table's files were named when it was made: what the same table is made from
+/// again in another process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A file, directory, glob or URL.
+    Location(String),
+    /// Exactly these files.
+    Files(Vec<TableFile>),
+}
+
 /// The files at `location`, sorted by path. In a directory, only files whose name ends with
 /// `extension` (when given) are taken; a file named directly or matched by a glob is always
 /// taken. Errors: nothing there, or nothing that matches.

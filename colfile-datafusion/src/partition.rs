@@ -169,7 +169,7 @@ impl Partitions {
 }
 
 /// `value` as `field`'s type.
-fn typed(value: Option<String>, field: &Field) -> colfile::Result<ScalarValue> {
+pub(crate) fn typed(value: Option<String>, field: &Field) -> colfile::Result<ScalarValue> {
     let text = ScalarValue::Utf8(value);
     if field.data_type() == &DataType::Utf8 {
         return Ok(text);

@@ -20,7 +20,7 @@ use datafusion::physical_plan::ExecutionPlan;
 
 use crate::counted::{bytes_read, CountedSource};
 use crate::exec::{drain, FileCounts, ScanExec, ScanTask, TaskMetrics};
-use crate::listing::{list_files, partition_root, TableFile};
+use crate::listing::{list_files, partition_root, Origin, TableFile};
 use crate::partition::Partitions;
 use crate::remote::TableUrl;
 use crate::split::assign;
@@ -66,12 +66,14 @@ impl RcFileOptions {
 #[derive(Debug)]
 pub struct RcFileTable {
     files: Vec<TableFile>,
-    options: RcFileOptions,
+    pub(crate) options: RcFileOptions,
     /// The files' columns, then the partition columns.
     schema: SchemaRef,
     partitions: Partitions,
     /// The store the files are in, when they are objects (their paths are URLs).
     store: Option<Arc<dyn ObjectStore>>,
+    /// How the files were named.
+    pub(crate) origin: Origin,
 }
 
 impl RcFileTable {
@@ -82,7 +84,9 @@ impl RcFileTable {
         let files = list_files(location, None)?;
         let root = partition_root(location);
         let partitions = Partitions::discover(&root, &files, &options.partition_columns)?;
-        Self::build(files, options, partitions)
+        let mut t = Self::build(files, options, partitions)?;
+        t.origin = Origin::Location(location.to_owned());
+        Ok(t)
     }
 
     /// The objects at `location`, a URL (`s3://bucket/warehouse/t/`), in `store`; the
@@ -98,6 +102,7 @@ impl RcFileTable {
         let partitions = Partitions::discover(&root, &files, &options.partition_columns)?;
         let mut t = Self::build(files, options, partitions)?;
         t.store = Some(store);
+        t.origin = Origin::Location(location.to_owned());
         Ok(t)
     }
 
@@ -107,7 +112,9 @@ impl RcFileTable {
             values: vec![Vec::new(); files.len()],
             ..Partitions::default()
         };
-        Self::build(files, options, partitions)
+        let mut t = Self::build(files.clone(), options, partitions)?;
+        t.origin = Origin::Files(files);
+        Ok(t)
     }
 
     fn build(
@@ -137,6 +144,7 @@ impl RcFileTable {
             schema,
             partitions,
             store: None,
+            origin: Origin::Files(Vec::new()),
         })
     }
 
@@ -266,21 +274,21 @@ impl TableProvider for RcFileTable {
 
 /// One byte range of one file.
 #[derive(Debug)]
-struct Split {
-    file: TableFile,
-    range: std::ops::Range<u64>,
-    columns: Arc<Vec<usize>>,
-    options: RcFileOptions,
+pub(crate) struct Split {
+    pub file: TableFile,
+    pub range: std::ops::Range<u64>,
+    pub columns: Arc<Vec<usize>>,
+    pub options: RcFileOptions,
     /// Shared by the scan's splits.
-    pool: BufferPool,
+    pub pool: BufferPool,
     /// The batches' schema (the projection's).
-    schema: SchemaRef,
+    pub schema: SchemaRef,
     /// Per output column: `None` for the next file column, `Some(j)` for partition column j.
-    out: Arc<Vec<Option<usize>>>,
+    pub out: Arc<Vec<Option<usize>>>,
     /// This file's partition values.
-    values: Vec<ScalarValue>,
+    pub values: Vec<ScalarValue>,
     /// The store of an object, and the runtime its requests run on.
-    remote: Option<(Arc<dyn ObjectStore>, tokio::runtime::Handle)>,
+    pub remote: Option<(Arc<dyn ObjectStore>, tokio::runtime::Handle)>,
 }
 
 impl Split {
@@ -383,6 +391,10 @@ impl ScanTask for Split {
         metrics.count("row_groups_read", reader.reader().row_groups_read());
         metrics.count("bytes_read", bytes_read() - bytes);
         result
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 
     fn describe(&self) -> String {

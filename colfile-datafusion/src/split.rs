@@ -41,6 +41,9 @@ mod tests {
         fn describe(&self) -> String {
             self.0.to_string()
         }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
     }
 
     #[test]

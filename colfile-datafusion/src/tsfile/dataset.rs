@@ -143,6 +143,10 @@ impl ScanTask for DatasetDevices {
         result
     }
 
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
     fn describe(&self) -> String {
         format!("IoTDB dataset ({} devices)", self.devices.len())
     }

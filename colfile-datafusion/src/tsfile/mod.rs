@@ -30,7 +30,7 @@ use object_store::ObjectStore;
 use crate::counted::CountedSource;
 use crate::exec::{df_err, FileCounts, ScanExec, ScanTask};
 use crate::filter::Pushdown;
-use crate::listing::{list_files, partition_root, TableFile};
+use crate::listing::{list_files, partition_root, Origin, TableFile};
 use crate::partition::Partitions;
 use crate::remote::TableUrl;
 use crate::split::assign;
@@ -40,10 +40,10 @@ use tokio::runtime::Handle;
 use tree::DeviceFilter;
 
 pub mod dataset;
-mod remote;
+pub(crate) mod remote;
 mod slices;
 mod stats;
-mod task;
+pub(crate) mod task;
 pub mod tree;
 
 /// The name of the time column.
@@ -141,7 +141,7 @@ type Candidate = (
 #[derive(Debug)]
 pub struct TsFileTable {
     files: Vec<Arc<OpenFile>>,
-    options: TsFileOptions,
+    pub(crate) options: TsFileOptions,
     /// The files' columns, then the partition columns.
     schema: SchemaRef,
     /// The files' columns alone: what filters are pushed against.
@@ -152,6 +152,8 @@ pub struct TsFileTable {
     dataset: Option<Arc<Dataset>>,
     /// The partition columns and each of `files`' values.
     partitions: Partitions,
+    /// How the files were named.
+    pub(crate) origin: Origin,
 }
 
 impl TsFileTable {
@@ -160,8 +162,11 @@ impl TsFileTable {
     /// The `name=value/` directories below it are partition columns ([`crate::partition`]).
     pub fn try_new(location: &str, options: TsFileOptions) -> colfile::Result<Self> {
         let path = std::path::Path::new(location);
+        let origin = Origin::Location(location.to_owned());
         if options.merge && path.is_dir() && Dataset::is_iotdb_dir(path) {
-            return dataset::table(path, options);
+            let mut t = dataset::table(path, options)?;
+            t.origin = origin;
+            return Ok(t);
         }
         let files = list_files(location, Some(".tsfile"))?;
         let parts = Partitions::discover(
@@ -174,7 +179,9 @@ impl TsFileTable {
             open.push((Self::open_local(&file, &options)?, file, values));
         }
         let open = open.into_iter().map(|(r, f, v)| (f, r, None, v)).collect();
-        Self::build(open, options, parts.fields)
+        let mut t = Self::build(open, options, parts.fields)?;
+        t.origin = origin;
+        Ok(t)
     }
 
     /// The `.tsfile` objects at `location`, a URL (`s3://bucket/archive/`), in `store`,
@@ -202,7 +209,9 @@ impl TsFileTable {
             .zip(named(&parts))
             .map(|((f, r, o), v)| (f, r, Some(o), v))
             .collect();
-        Self::build(open, options, parts.fields)
+        let mut t = Self::build(open, options, parts.fields)?;
+        t.origin = Origin::Location(location.to_owned());
+        Ok(t)
     }
 
     /// A table over exactly these files (no partition columns).
@@ -212,15 +221,17 @@ impl TsFileTable {
     /// tree-model measurement named like a path column (`device`, `levelN`).
     pub fn with_files(files: Vec<TableFile>, options: TsFileOptions) -> colfile::Result<Self> {
         let mut open = Vec::with_capacity(files.len());
-        for file in files {
-            let reader = Self::open_local(&file, &options)?;
-            open.push((file, reader, None, Arc::from(Vec::new())));
+        for file in &files {
+            let reader = Self::open_local(file, &options)?;
+            open.push((file.clone(), reader, None, Arc::from(Vec::new())));
         }
-        Self::build(open, options, Vec::new())
+        let mut t = Self::build(open, options, Vec::new())?;
+        t.origin = Origin::Files(files);
+        Ok(t)
     }
 
     /// Opens a local file with its deletions.
-    fn open_local(
+    pub(crate) fn open_local(
         file: &TableFile,
         options: &TsFileOptions,
     ) -> colfile::Result<Arc<TsFileReader<CountedSource>>> {
@@ -344,6 +355,7 @@ impl TsFileTable {
             model,
             dataset: None,
             partitions,
+            origin: Origin::Files(Vec::new()),
         })
     }
 

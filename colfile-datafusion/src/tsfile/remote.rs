@@ -80,6 +80,34 @@ fn mods_of(file: &TableFile, names: &HashSet<String>, mods: &[TableFile]) -> Vec
         .collect()
 }
 
+/// Opens one object on its own (not listed with its table): its `.mods`/`.mods2` objects,
+/// when deletions apply, are found by asking the store for them by name.
+pub(crate) async fn open_alone(
+    store: &Arc<dyn ObjectStore>,
+    file: &TableFile,
+    options: &TsFileOptions,
+) -> colfile::Result<(Arc<TsFileReader<CountedSource>>, Opened)> {
+    let mut mods = Vec::new();
+    for suffix in [".mods", ".mods2"].iter().filter(|_| options.apply_mods) {
+        let beside = TableFile {
+            path: format!("{}{suffix}", file.path.display()).into(),
+            len: 0,
+        };
+        match store.head(&TableUrl::object_path(&beside)?).await {
+            Ok(meta) => mods.push(TableFile {
+                len: meta.size,
+                ..beside
+            }),
+            Err(object_store::Error::NotFound { .. }) => {}
+            Err(e) => {
+                let name = beside.path.display();
+                return Err(colfile::Error::invalid(format!("{name}: {e}")));
+            }
+        }
+    }
+    open_one(store, file, &mods).await
+}
+
 async fn open_one(
     store: &Arc<dyn ObjectStore>,
     file: &TableFile,

@@ -147,6 +147,10 @@ impl ScanTask for Devices {
         result
     }
 
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
     fn describe(&self) -> String {
         let slice = match self.slice {
             Some((start, end)) => format!(", time {start}..={end}"),
