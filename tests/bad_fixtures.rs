@@ -440,13 +440,20 @@ fn check_format(f: Format) {
             ));
         }
         // RCFile: both typed decoders (rows and column batches); TsFile: a query of all;
-        // deletion files: loading the file.
-        let readers: &[(&str, Read)] = match f {
-            Format::RcFile => &[("rows", read_rc_rows), ("batches", read_rc_batches)],
-            Format::TsFile => &[("query", read_ts)],
-            Format::Mods => &[("load", read_mods)],
+        // deletion files: loading the file. With `async`, RCFile and TsFile also through a
+        // planned read of the file (the same errors, at the same places).
+        let mut readers: Vec<(&str, Read)> = match f {
+            Format::RcFile => vec![("rows", read_rc_rows), ("batches", read_rc_batches)],
+            Format::TsFile => vec![("query", read_ts)],
+            Format::Mods => vec![("load", read_mods)],
         };
-        for (how, read) in readers {
+        #[cfg(feature = "async")]
+        match f {
+            Format::RcFile => readers.push(("planned rows", planned::read_rc_rows)),
+            Format::TsFile => readers.push(("planned query", planned::read_ts)),
+            Format::Mods => {}
+        }
+        for (how, read) in &readers {
             let file = case.file;
             match std::panic::catch_unwind(|| read(&path, &bytes, case.source)) {
                 Err(_) => problems.push(format!("{file} ({how}): reading panicked")),
@@ -593,4 +600,32 @@ fn read_ts(_: &Path, bytes: &[u8], _source: &str) -> colfile::Result<()> {
 /// Loads a deletion file by its path (text or binary by its name), as IoTDB's are found.
 fn read_mods(path: &Path, _: &[u8], _source: &str) -> colfile::Result<()> {
     Modifications::load(path, &Limits::default()).map(|_| ())
+}
+
+/// The same reads through a [`PlannedSource`](colfile::source::PlannedSource) over the file.
+#[cfg(feature = "async")]
+mod planned {
+    use super::*;
+    use colfile::source::{FileSource, PlannedSource};
+
+    fn open(path: &Path) -> colfile::Result<PlannedSource<FileSource>> {
+        Ok(PlannedSource::new(FileSource::open(path)?))
+    }
+
+    pub(super) fn read_rc_rows(path: &Path, _: &[u8], source: &str) -> colfile::Result<()> {
+        let mut r = RcFileReader::new(open(path)?)?;
+        while r.next_row_group()?.is_some() {}
+        let (schema, serde) = rc_schema(source)?;
+        let mut rows = RowReader::builder(open(path)?, schema, serde).build()?;
+        while rows.next_row()?.is_some() {}
+        Ok(())
+    }
+
+    pub(super) fn read_ts(path: &Path, _: &[u8], _source: &str) -> colfile::Result<()> {
+        let r = TsFileReader::open(open(path)?)?;
+        for b in r.query(&Query::all())?.planned() {
+            b?;
+        }
+        Ok(())
+    }
 }

@@ -122,7 +122,7 @@ fn ts_rows(src: Input, path: &Path, a: &CountArgs) -> colfile::Result<u64> {
         q = q.table(t);
     }
     let mut n = 0u64;
-    for b in r.query(&q)? {
+    for b in r.query(&q)?.planned() {
         n += b?.len() as u64;
     }
     Ok(n)

@@ -3,20 +3,24 @@
 //! endpoint from the environment (`AWS_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`, `AWS_REGION`,
 //! `AWS_ALLOW_HTTP`, the `GOOGLE_*` and `AZURE_*` equivalents), as `object_store`'s builders
 //! read them. A remote file is read by range requests of at least a megabyte, kept while
-//! they are used.
+//! they are used. A local file is read through a `PlannedSource`: what the readers announce
+//! (a TsFile query's window of chunks, an RCFile row group's columns) comes in few large
+//! reads.
 
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use colfile::source::{AsyncByteSource, ByteSource, FetchedSource, FileSource, ObjectSource};
+use colfile::source::{
+    AsyncByteSource, ByteSource, FetchedSource, FileSource, ObjectSource, PlannedSource,
+};
 use colfile::{Error, ErrorKind, Result};
 
 /// The bytes a command reads.
 #[derive(Debug)]
 pub enum Input {
-    /// A local file.
-    File(FileSource),
+    /// A local file, read ahead as its readers plan.
+    File(PlannedSource<FileSource>),
     /// An object in a store.
     Remote(Remote),
 }
@@ -30,7 +34,7 @@ impl Input {
     /// Opens the file or object at `location`.
     pub fn open(location: &Path) -> Result<Input> {
         if !is_url(location) {
-            return FileSource::open(location).map(Input::File);
+            return FileSource::open(location).map(|f| Input::File(PlannedSource::new(f)));
         }
         Remote::open(&location.to_string_lossy()).map(Input::Remote)
     }
@@ -47,6 +51,12 @@ impl ByteSource for Input {
         match self {
             Input::File(f) => f.read_exact_at(offset, buf),
             Input::Remote(r) => r.read_exact_at(offset, buf),
+        }
+    }
+    fn will_need(&self, ranges: &[Range<u64>]) {
+        // A remote object keeps its own read-ahead.
+        if let Input::File(f) = self {
+            f.will_need(ranges);
         }
     }
 }

@@ -78,7 +78,10 @@ pub fn cat(a: &ReadArgs, src: Input) -> Result<u64, Failure> {
     }
     let mut header: Option<Vec<String>> = None;
     let mut count = 0u64;
-    let mut it = r.query(&q).map_err(|e| Failure::from(e).context(&a.file))?;
+    let mut it = r
+        .query(&q)
+        .map_err(|e| Failure::from(e).context(&a.file))?
+        .planned();
     'outer: for batch in &mut it {
         let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
         if let Some(csv) = &mut csv {
@@ -157,7 +160,7 @@ pub fn cat(a: &ReadArgs, src: Input) -> Result<u64, Failure> {
     }
     out.flush()?;
     if a.explain {
-        eprintln!("{}", it.explain());
+        eprintln!("{}", it.get_ref().explain());
     }
     Ok(count)
 }
@@ -252,7 +255,10 @@ pub fn scan(
     let r = open(a, src)?;
     let q = query_of(a)?;
     let (mut rows, mut values) = (0u64, 0u64);
-    let mut it = r.query(&q).map_err(|e| Failure::from(e).context(&a.file))?;
+    let mut it = r
+        .query(&q)
+        .map_err(|e| Failure::from(e).context(&a.file))?
+        .planned();
     for batch in &mut it {
         let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
         rows += b.len() as u64;
@@ -261,7 +267,7 @@ pub fn scan(
     }
     let seconds = started.elapsed().as_secs_f64();
     if a.explain {
-        eprintln!("{}", it.explain());
+        eprintln!("{}", it.get_ref().explain());
     }
     Ok(crate::read_cmds::ScanSummary {
         rows,

@@ -8,6 +8,8 @@ use arrow_schema::{ArrowError, SchemaRef, TimeUnit};
 
 use super::{from_arrow, to_arrow, DEFAULT_BATCH_SIZE};
 use crate::source::ByteSource;
+#[cfg(feature = "async")]
+use crate::tsfile::PlannedQuery;
 use crate::tsfile::{DeviceBatch, Explain, Query, QueryStream, TsFileReader};
 use crate::Result;
 use arrays::{column_array, repeated_string, time_array, Opts};
@@ -297,5 +299,31 @@ impl<S: ByteSource> Iterator for TsFileArrowReader<S> {
 impl<S: ByteSource> RecordBatchReader for TsFileArrowReader<S> {
     fn schema(&self) -> SchemaRef {
         Arc::clone(&self.plan.schema)
+    }
+}
+
+#[cfg(feature = "async")]
+impl<S: ByteSource> TsFileArrowReader<S> {
+    /// This reader a window of devices at a time ([`PlannedQuery`]): the same batches, in
+    /// few large reads when the file's source is a
+    /// [`PlannedSource`](crate::source::PlannedSource).
+    pub fn planned(self) -> PlannedQuery<Self> {
+        PlannedQuery::start(self, |r| &mut r.stream)
+    }
+}
+
+#[cfg(feature = "async")]
+impl<S: ByteSource> Iterator for PlannedQuery<TsFileArrowReader<S>> {
+    type Item = std::result::Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_planned(|r| &mut r.stream)
+    }
+}
+
+#[cfg(feature = "async")]
+impl<S: ByteSource> RecordBatchReader for PlannedQuery<TsFileArrowReader<S>> {
+    fn schema(&self) -> SchemaRef {
+        self.get_ref().schema()
     }
 }

@@ -25,6 +25,19 @@ fn wanted_columns(cols: usize, projection: Option<&[usize]>) -> Vec<bool> {
     wanted
 }
 
+/// The bytes a read of a file of `len` bytes starts with: the first `block` bytes (the
+/// header, usually whole) and `tail` bytes from the split's start (the first row group's
+/// lengths and key section, usually).
+pub(crate) fn head_ranges(
+    split: Option<&Range<u64>>,
+    len: u64,
+    block: u64,
+    tail: u64,
+) -> [Range<u64>; 2] {
+    let head = split.map_or(0, |r| r.start.min(len));
+    [0..block.min(len), head..head.saturating_add(tail).min(len)]
+}
+
 /// Configures and opens an [`RcFileReader`].
 ///
 /// ```
@@ -82,6 +95,9 @@ impl<S: ByteSource> RcFileReaderBuilder<S> {
     }
     /// Reads the header and positions the reader at the split's first row group.
     pub fn build(self) -> Result<RcFileReader<S>> {
+        // What the async reader fetches first (its default block and tail).
+        let head = head_ranges(self.split.as_ref(), self.source.len(), 4 << 10, 64 << 10);
+        self.source.will_need(&head);
         let header = Header::read(&self.source, &self.limits)?;
         let codec = match header.codec {
             Some(c) => Some(c.codec().map_err(|e| e.in_section("header"))?),
@@ -248,11 +264,10 @@ impl<S: ByteSource> RcFileReader<S> {
         }
     }
 
-    /// While the next row group's read is waiting for bytes (an
-    /// [`Unfetched`](crate::ErrorKind::Unfetched) error) past its key section: the byte
+    /// Once the next row group's key section is read (and while its read waits for bytes,
+    /// an [`Unfetched`](crate::ErrorKind::Unfetched) error, in an async reader): the byte
     /// ranges of its projected columns, and of the start of the group after it (a sync
     /// block, the lengths and a key section a quarter longer than this group's).
-    #[cfg(feature = "async")]
     pub(crate) fn pending_ranges(&self) -> Option<Vec<Range<u64>>> {
         let g = &self.group;
         if self.done || g.offset != self.pos || g.end <= self.pos {
@@ -397,6 +412,12 @@ impl<S: ByteSource> RcFileReader<S> {
         g.record_length = n as u32;
         g.key_length = key_len as u32;
         g.compressed_key_length = ckey_len as u32;
+        // The columns about to be read, and the next group's head: one planned read for a
+        // source that plans (a local file), nothing for others.
+        if let Some(next) = self.pending_ranges() {
+            self.source.will_need(&next);
+        }
+        let g = &mut self.group;
         // Columns: keep ColumnData allocations for reuse, pushed in reverse so that the pops
         // below hand each column the buffer it had last time (sizes then line up, and
         // nothing is grown and zeroed again).

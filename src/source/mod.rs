@@ -10,6 +10,7 @@
 //! | `fetched` | [`FetchedSource`]: the fetched ranges of a file, read like the file |
 //! | `remote` | [`AsyncByteSource`], [`Counted`], [`FetchOptions`], and fetching into a [`FetchedSource`] |
 //! | `object` | [`ObjectSource`]: an object of an `object_store` store |
+//! | `planned` | [`PlannedSource`]: a local file read ahead in planned requests |
 
 use crate::{Error, Result};
 use std::sync::Arc;
@@ -17,6 +18,8 @@ use std::sync::Arc;
 mod fetched;
 #[cfg(feature = "object_store")]
 mod object;
+#[cfg(feature = "async")]
+mod planned;
 pub mod ranges;
 #[cfg(feature = "async")]
 mod remote;
@@ -24,6 +27,8 @@ mod remote;
 pub use fetched::FetchedSource;
 #[cfg(feature = "object_store")]
 pub use object::ObjectSource;
+#[cfg(feature = "async")]
+pub use planned::PlannedSource;
 #[cfg(feature = "async")]
 pub(crate) use remote::{fetch_into, resolve};
 #[cfg(feature = "async")]
@@ -53,6 +58,12 @@ pub trait ByteSource: Send + Sync {
     /// Borrows the whole content when the source is in memory (lets readers avoid copies).
     fn as_slice(&self) -> Option<&[u8]> {
         None
+    }
+    /// Tells the source the byte ranges a reader will read next, so that a source that
+    /// plans its reads ([`PlannedSource`], with the `async` feature) can fetch them in few
+    /// large requests. Advice only: it changes no result. The default does nothing.
+    fn will_need(&self, ranges: &[std::ops::Range<u64>]) {
+        let _ = ranges;
     }
 }
 
@@ -117,6 +128,9 @@ macro_rules! forward_source {
             }
             fn as_slice(&self) -> Option<&[u8]> {
                 (**self).as_slice()
+            }
+            fn will_need(&self, ranges: &[std::ops::Range<u64>]) {
+                (**self).will_need(ranges)
             }
         }
     )*};

@@ -48,6 +48,8 @@ pub use format::{
     DeviceId, Encoding, Statistics, Value, ValueRef, Values,
 };
 pub use mods::{DeletedRanges, Deletion, Modifications};
+#[cfg(feature = "async")]
+pub use read::PlannedQuery;
 pub use read::{
     CmpOp, DeviceIndex, Explain, FileMetadata, Filter, Query, QueryIter, QueryStream, TsFileReader,
     TsFileReaderBuilder,

@@ -14,6 +14,7 @@ use arrow_schema::{SchemaRef, TimeUnit};
 use super::{RcFileArrowReader, RcFileArrowReaderBuilder};
 use crate::arrow::batch_stream::{BatchStream, Item, NextBatch};
 use crate::arrow::to_arrow;
+use crate::rcfile::reader::head_ranges;
 use crate::rcfile::{Schema, Serde};
 use crate::source::{fetch_into, resolve, AsyncByteSource, FetchOptions, FetchedSource};
 use crate::{ErrorKind, Limits, Result};
@@ -123,10 +124,8 @@ impl<A: AsyncByteSource + 'static> RcFileRecordBatchStreamBuilder<A> {
             inner,
             fetch,
         } = self;
-        let len = source.len();
-        let head = inner.split.as_ref().map_or(0, |r| r.start.min(len));
-        let first = head..head.saturating_add(fetch.tail).min(len);
-        fetch_into(&*source, &cache, [0..fetch.block.min(len), first], &fetch).await?;
+        let head = head_ranges(inner.split.as_ref(), source.len(), fetch.block, fetch.tail);
+        fetch_into(&*source, &cache, head, &fetch).await?;
         let build = |_: &mut ()| inner.clone().build();
         let reader = resolve(&*source, &cache, &fetch, &mut (), build).await?;
         let schema = Arc::clone(&reader.arrow);

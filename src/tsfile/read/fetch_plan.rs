@@ -1,6 +1,8 @@
 //! What the next devices of a query will read, as byte ranges: an async reader fetches them
 //! before the (synchronous) scan of those devices runs, so that the scan never meets bytes
-//! that are not there, and many small reads become a few large requests.
+//! that are not there, and many small reads become a few large requests. A synchronous
+//! [`PlannedQuery`] announces the same ranges to its source (a local file read through a
+//! [`PlannedSource`](crate::source::PlannedSource)), for the same few large reads.
 //!
 //! Chunk metadata give where each chunk starts but not its length, so a window is planned
 //! in two steps: [`next_window`] names each chunk's start with a first guess of its extent
@@ -101,4 +103,125 @@ where
         out.push(off..data_end.max(first_read));
     }
     Ok(out)
+}
+
+/// Bytes of chunks read ahead at a time by a [`PlannedQuery`]: the first window, and the
+/// most (the async reader's default window). Each window is twice the last, so that a
+/// query that stops early (a limit, `head`) reads little more than it returns.
+const FIRST_WINDOW: u64 = 256 << 10;
+const WINDOW: u64 = 16 << 20;
+/// The largest index read whole by a [`PlannedQuery`] that names no device (as the async
+/// reader).
+const MAX_INDEX_PREFETCH: u64 = 64 << 20;
+
+/// A query read a window of devices at a time, planned like the async readers' requests:
+/// before the devices of a window start, the bytes their scans read (256 KiB of chunks,
+/// then twice as much each time up to 16 MiB; first the index of a query that names no
+/// device) are announced to the
+/// source ([`ByteSource::will_need`]), which a
+/// [`PlannedSource`](crate::source::PlannedSource) reads in a few large reads instead of
+/// one read per structure. The items are those of the query read directly; a window that
+/// cannot be planned (a damaged index or chunk header) is read as before, so that its scan
+/// reports the damage where it lies. Made by [`QueryStream::planned`] and
+/// [`TsFileArrowReader::planned`](crate::arrow::TsFileArrowReader::planned).
+///
+/// ```
+/// use colfile::source::{FileSource, PlannedSource};
+/// use colfile::tsfile::{Query, TsFileReader};
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/basic.tsfile");
+/// let reader = TsFileReader::open(PlannedSource::new(FileSource::open(path)?))?;
+/// let mut rows = 0;
+/// for batch in reader.query(&Query::all())?.planned() {
+///     rows += batch?.len();
+/// }
+/// assert!(rows > 0);
+/// # Ok::<(), colfile::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct PlannedQuery<I> {
+    inner: I,
+    /// Bytes of chunks the next window reads ahead.
+    window: u64,
+}
+
+impl<I> PlannedQuery<I> {
+    /// Holds `inner`'s query before its first device and reads the index ahead.
+    pub(crate) fn start<S, R>(mut inner: I, stream: impl FnOnce(&mut I) -> &mut QueryStream<R>) -> Self
+    where
+        S: ByteSource,
+        R: Deref<Target = TsFileReader<S>>,
+    {
+        let stream = stream(&mut inner);
+        let (parts, q) = stream.reader_and_query();
+        let meta = parts.metadata;
+        let index = meta.meta_offset()..meta.file_len();
+        if q.devices.is_none() && index.end - index.start <= MAX_INDEX_PREFETCH {
+            parts.source.will_need(std::slice::from_ref(&index));
+        }
+        stream.hold(0);
+        PlannedQuery {
+            inner,
+            window: FIRST_WINDOW,
+        }
+    }
+
+    /// The next item of `inner`, planning the next window whenever its devices are all read.
+    pub(crate) fn next_planned<S, R>(
+        &mut self,
+        stream: impl Fn(&mut I) -> &mut QueryStream<R>,
+    ) -> Option<I::Item>
+    where
+        I: Iterator,
+        S: ByteSource,
+        R: Deref<Target = TsFileReader<S>>,
+    {
+        loop {
+            if let Some(item) = self.inner.next() {
+                return Some(item);
+            }
+            let s = stream(&mut self.inner);
+            if !s.blocked() {
+                return None;
+            }
+            let devices = announce_window(s, self.window);
+            s.allow(devices.unwrap_or(usize::MAX));
+            self.window = self.window.saturating_mul(2).min(WINDOW);
+        }
+    }
+
+    /// What is read.
+    pub fn get_ref(&self) -> &I {
+        &self.inner
+    }
+}
+
+/// Announces to the source what the next window of devices reads; how many devices it
+/// covers.
+fn announce_window<S, R>(stream: &QueryStream<R>, budget: u64) -> Result<usize>
+where
+    S: ByteSource,
+    R: Deref<Target = TsFileReader<S>>,
+{
+    let w = next_window(stream, budget)?;
+    let source = stream.reader_and_query().0.source;
+    source.will_need(&w.guess);
+    source.will_need(&chunk_extents(stream, &w.chunks)?);
+    Ok(w.devices)
+}
+
+impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
+    /// This query read a window of devices at a time ([`PlannedQuery`]): the same batches,
+    /// in few large reads when the reader's source is a
+    /// [`PlannedSource`](crate::source::PlannedSource).
+    pub fn planned(self) -> PlannedQuery<Self> {
+        PlannedQuery::start(self, |s| s)
+    }
+}
+
+impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> Iterator for PlannedQuery<QueryStream<R>> {
+    type Item = Result<crate::tsfile::DeviceBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_planned(|s| s)
+    }
 }

@@ -15,7 +15,7 @@
 //! | `deletions` | the chunks, pages and points that IoTDB deletions (`.mods`) hide |
 //! | `chunk_reader`, `pages` | a chunk's header and pages, read and decompressed |
 //! | `points` | how many points a chunk's pages may decode to |
-//! | `fetch_plan` | the bytes the next devices' scans read, for the async readers to fetch first |
+//! | `fetch_plan` | the bytes the next devices' scans read, for the async readers to fetch first and [`PlannedQuery`] to announce to a local file |
 //!
 //! It builds on [`format`](super::format) and [`encoding`](super::encoding) only; nothing
 //! here knows the writer or the tools. `reader` drives `plan` and `scan`, `scan` uses
@@ -45,3 +45,5 @@ pub use filter::{CmpOp, Filter};
 pub use metadata::{DeviceIndex, FileMetadata};
 pub use query::Query;
 pub use reader::{QueryIter, QueryStream, TsFileReader, TsFileReaderBuilder};
+#[cfg(feature = "async")]
+pub use fetch_plan::PlannedQuery;
