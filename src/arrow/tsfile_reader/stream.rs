@@ -19,7 +19,7 @@ use crate::arrow::batch_stream::{BatchStream, Item, NextBatch};
 use crate::arrow::to_arrow;
 use crate::source::{fetch_into, resolve, AsyncByteSource, FetchOptions, FetchedSource};
 use crate::tsfile::mods::Modifications;
-use crate::tsfile::read::fetch_plan::{chunk_extents, next_window};
+use crate::tsfile::read::fetch_plan::{chunk_extents, next_window, MAX_INDEX_PREFETCH, WINDOW};
 use crate::tsfile::{FileMetadata, Query, TsFileReader};
 use crate::{Limits, Result};
 
@@ -47,8 +47,8 @@ impl Default for AsyncReadOptions {
             limits: Limits::default(),
             modifications: None,
             fetch: FetchOptions::default(),
-            window: 16 << 20,
-            max_index_prefetch: 64 << 20,
+            window: WINDOW,
+            max_index_prefetch: MAX_INDEX_PREFETCH,
         }
     }
 }

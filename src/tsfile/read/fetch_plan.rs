@@ -109,10 +109,9 @@ where
 /// most (the async reader's default window). Each window is twice the last, so that a
 /// query that stops early (a limit, `head`) reads little more than it returns.
 const FIRST_WINDOW: u64 = 256 << 10;
-const WINDOW: u64 = 16 << 20;
-/// The largest index read whole by a [`PlannedQuery`] that names no device (as the async
-/// reader).
-const MAX_INDEX_PREFETCH: u64 = 64 << 20;
+pub(crate) const WINDOW: u64 = 16 << 20;
+/// The largest index read whole by a query that names no device (planned or async).
+pub(crate) const MAX_INDEX_PREFETCH: u64 = 64 << 20;
 
 /// A query read a window of devices at a time, planned like the async readers' requests:
 /// before the devices of a window start, the bytes their scans read (256 KiB of chunks,
