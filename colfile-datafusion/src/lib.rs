@@ -38,6 +38,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
+#[cfg(feature = "ballista")]
+pub mod cluster;
 #[cfg(feature = "proto")]
 pub mod codec;
 mod counted;

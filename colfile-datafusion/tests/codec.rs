@@ -11,9 +11,11 @@ mod warehouse;
 
 use std::sync::Arc;
 
-use colfile_datafusion::codec::{ColfileLogicalCodec, ColfilePhysicalCodec};
+use colfile_datafusion::codec::{ColfileLogicalCodec, ColfilePhysicalCodec, DistributeScans};
 use colfile_datafusion::{register_rcfile, register_tsfile, RcFileOptions, TsFileOptions};
+use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::collect;
+use datafusion::physical_plan::displayable;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion_proto::bytes::{
     logical_plan_from_bytes_with_extension_codec, logical_plan_to_bytes_with_extension_codec,
@@ -45,6 +47,19 @@ async fn same_everywhere(ctx: &SessionContext, sql: &str) {
     let got = text(&collect(plan, other.task_ctx()).await.unwrap());
     assert_eq!(got, want, "physical plan of {sql}");
 
+    // As a cluster's scheduler sends it: each scan over its list of partition numbers.
+    let plan = df.clone().create_physical_plan().await.unwrap();
+    let plan = DistributeScans.optimize(plan, &Default::default()).unwrap();
+    assert!(
+        format!("{}", displayable(plan.as_ref()).indent(false)).contains("TaskList"),
+        "{sql}"
+    );
+    let bytes = physical_plan_to_bytes_with_extension_codec(plan, &physical).unwrap();
+    let plan = physical_plan_from_bytes_with_extension_codec(&bytes, &other.task_ctx(), &physical)
+        .unwrap();
+    let got = text(&collect(plan, other.task_ctx()).await.unwrap());
+    assert_eq!(got, want, "task-list plan of {sql}");
+
     let logical = ColfileLogicalCodec::default();
     let plan = df.logical_plan().clone();
     let bytes = logical_plan_to_bytes_with_extension_codec(&plan, &logical).unwrap();
@@ -72,8 +87,8 @@ async fn tsfile_scans_travel() {
         "SELECT id, count(*) FROM t WHERE time >= arrow_cast(200, 'Timestamp(Millisecond, \
          Some(\"UTC\"))') AND l > 20000 GROUP BY id ORDER BY id",
         "SELECT count(*) FROM (SELECT time FROM t LIMIT 7)",
-        "SELECT count(*), count(site) FROM t WHERE site = 'nowhere' \
-         UNION ALL SELECT 1, 2 UNION ALL SELECT 3, 4",
+        "SELECT count(*) AS n, count(site) AS m FROM t WHERE site = 'nowhere' \
+         UNION ALL SELECT 1, 2 UNION ALL SELECT 3, 4 ORDER BY n",
     ] {
         same_everywhere(&ctx, sql).await;
     }
@@ -143,6 +158,54 @@ async fn rcfile_scans_travel() {
         same_everywhere(&ctx, sql).await;
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_list_runs_only_the_partitions_it_is_given() {
+    // What a cluster scheduler does to give one task two of a scan's partitions: the
+    // numbers below the scan are cut to those two, and only their rows come back.
+    let dir = archive::archive("codec-tasks");
+    let ctx = session(4);
+    register_tsfile(&ctx, "t", dir.to_str().unwrap(), TsFileOptions::default()).unwrap();
+    let df = ctx.sql("SELECT time, id FROM t").await.unwrap();
+    let plan = df.create_physical_plan().await.unwrap();
+    let full: usize = collect(Arc::clone(&plan), ctx.task_ctx())
+        .await
+        .unwrap()
+        .iter()
+        .map(|b| b.num_rows())
+        .sum();
+    let list = DistributeScans.optimize(plan, &Default::default()).unwrap();
+    let count = |parts: Vec<usize>| {
+        let list = Arc::clone(&list);
+        let ctx = ctx.task_ctx();
+        async move {
+            let mut n = 0;
+            for p in parts {
+                for b in collect_partition(Arc::clone(&list), p, Arc::clone(&ctx)).await {
+                    n += b.num_rows();
+                }
+            }
+            n
+        }
+    };
+    let (a, b) = (count(vec![0, 2]).await, count(vec![1, 3]).await);
+    assert!(a > 0 && b > 0);
+    assert_eq!(a + b, full, "each partition read once");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+async fn collect_partition(
+    plan: Arc<dyn datafusion::physical_plan::ExecutionPlan>,
+    partition: usize,
+    ctx: Arc<datafusion::execution::TaskContext>,
+) -> Vec<arrow_array::RecordBatch> {
+    use futures::TryStreamExt;
+    plan.execute(partition, ctx)
+        .unwrap()
+        .try_collect()
+        .await
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

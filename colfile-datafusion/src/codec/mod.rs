@@ -56,8 +56,20 @@ use crate::remote::{is_url, TableUrl};
 use crate::tsfile::{TsFileOptions, TsFileTable};
 use spec::{OriginSpec, TableSpec};
 
+mod distributed;
 mod scan;
 mod spec;
+
+pub use distributed::{DistributeScans, TaskListScanExec};
+
+/// A physical plan node of colfile's.
+#[derive(serde::Serialize, serde::Deserialize)]
+enum PhysicalNode {
+    /// A [`ScanExec`].
+    Scan(scan::ScanSpec),
+    /// A [`TaskListScanExec`]: the scan; its partition numbers are its child.
+    TaskList(scan::ScanSpec),
+}
 
 /// The user-defined functions, which both codecs leave to their inner codec.
 macro_rules! delegate_functions {
@@ -292,9 +304,23 @@ impl PhysicalExtensionCodec for ColfilePhysicalCodec {
         ctx: &TaskContext,
         proto_converter: &dyn PhysicalProtoConverterExtension,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        match buf.strip_prefix(MAGIC) {
-            Some(json) => scan::decode(from_json(json)?, ctx),
-            None => self.inner.try_decode(buf, inputs, ctx, proto_converter),
+        let Some(json) = buf.strip_prefix(MAGIC) else {
+            return self.inner.try_decode(buf, inputs, ctx, proto_converter);
+        };
+        match from_json(json)? {
+            PhysicalNode::Scan(spec) => scan::decode(spec, ctx),
+            PhysicalNode::TaskList(spec) => {
+                let [tasks] = inputs else {
+                    return Err(DataFusionError::Internal(
+                        "a colfile task list without its one input".into(),
+                    ));
+                };
+                let scan = scan::decode(spec, ctx)?;
+                Ok(Arc::new(TaskListScanExec::with_tasks(
+                    scan,
+                    Arc::clone(tasks),
+                )?))
+            }
         }
     }
 
@@ -304,10 +330,17 @@ impl PhysicalExtensionCodec for ColfilePhysicalCodec {
         buf: &mut Vec<u8>,
         proto_converter: &dyn PhysicalProtoConverterExtension,
     ) -> Result<()> {
-        match (node.as_ref() as &dyn std::any::Any).downcast_ref::<ScanExec>() {
-            Some(scan) => to_json(&scan::encode(scan)?, buf),
-            None => self.inner.try_encode(node, buf, proto_converter),
+        let any = node.as_ref() as &dyn std::any::Any;
+        if let Some(scan) = any.downcast_ref::<ScanExec>() {
+            return to_json(&PhysicalNode::Scan(scan::encode(scan)?), buf);
         }
+        if let Some(list) = any.downcast_ref::<TaskListScanExec>() {
+            let scan = list
+                .scan()
+                .ok_or_else(|| DataFusionError::Internal("a task list over another scan".into()))?;
+            return to_json(&PhysicalNode::TaskList(scan::encode(scan)?), buf);
+        }
+        self.inner.try_encode(node, buf, proto_converter)
     }
 
     delegate_functions!();

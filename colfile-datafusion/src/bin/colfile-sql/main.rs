@@ -4,6 +4,7 @@
 //! colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
 //!             [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl]
 //!             [--partitions N] [--explain] [--trust-statistics] [--no-mods] [--no-merge]
+//!             [--remote df://HOST:PORT]
 //! ```
 //! Each LOCATION (a file, a directory or a glob) becomes a table, named NAME or after the
 //! file or directory; its format comes from its first file's magic bytes. RCFiles need
@@ -33,13 +34,15 @@ mod render;
 
 const USAGE: &str = "usage: colfile-sql 'SELECT ...' [NAME=]LOCATION... [--table T] [--time-unit s|ms|us|ns]
        [--schema HIVE_SCHEMA --serde text|binary] [--format table|csv|jsonl] [--partitions N] [--explain]
-       [--trust-statistics] [--no-mods] [--no-merge]
+       [--trust-statistics] [--no-mods] [--no-merge] [--remote df://HOST:PORT]
 LOCATION: a file, a directory, a glob or a URL (s3://bucket/prefix/, gs://, az://, http(s)://;
 the store from AWS_*/GOOGLE_*/AZURE_* variables); it becomes table NAME (default: the file or
 directory name). Hive name=value/ directories below it are columns.
 --table: a TsFile table, or for tree-model files a path prefix (root.sg1) whose devices form the table.
 --trust-statistics: answer count/min/max from TsFile statistics and skip pages by value statistics
 (faster, but wrong for files whose statistics disagree with their values).
+--remote: run the statements on a Ballista cluster of colfile-scheduler and colfile-executor
+(the feature `ballista`); the cluster reads the locations itself, so they must be shared paths or URLs.
 --no-mods: ignore IoTDB deletions beside TsFiles (FILE.mods, FILE.mods2): every stored point is a row.
 An IoTDB data directory (holding sequence/ or unsequence/) is one table merged as IoTDB answers;
 --no-merge reads its TsFiles as independent files.
@@ -55,6 +58,8 @@ struct Args {
     format: String,
     partitions: Option<usize>,
     explain: bool,
+    /// A Ballista scheduler (`df://HOST:PORT`) to run the statements on.
+    remote: Option<String>,
 }
 
 fn parse() -> Result<Args, String> {
@@ -69,6 +74,7 @@ fn parse() -> Result<Args, String> {
         format: "table".into(),
         partitions: None,
         explain: false,
+        remote: None,
     };
     let text = |p: &mut lexopt::Parser| -> Result<String, String> {
         p.value()
@@ -110,6 +116,7 @@ fn parse() -> Result<Args, String> {
                 a.partitions = Some(text(&mut p)?.parse().map_err(|_| "--partitions N")?)
             }
             Long("explain") => a.explain = true,
+            Long("remote") => a.remote = Some(text(&mut p)?),
             Long("trust-statistics") => a.ts.trust_statistics = true,
             Long("no-mods") => a.ts.apply_mods = false,
             Long("no-merge") => a.ts.merge = false,
@@ -193,15 +200,36 @@ async fn remote_table(
     Ok(())
 }
 
+/// A session whose statements run on the Ballista scheduler at `url`.
+#[cfg(feature = "ballista")]
+async fn remote_session(url: &str, config: SessionConfig) -> Result<SessionContext, String> {
+    colfile_datafusion::cluster::remote_context(url, config)
+        .await
+        .map_err(|e| format!("--remote {url}: {e}"))
+}
+
+#[cfg(not(feature = "ballista"))]
+async fn remote_session(url: &str, _: SessionConfig) -> Result<SessionContext, String> {
+    Err(format!(
+        "--remote {url}: this colfile-sql was built without Ballista; install it with \
+         `cargo install --path colfile-datafusion --features ballista`"
+    ))
+}
+
 async fn run(a: Args) -> Result<(), String> {
     let mut config = SessionConfig::new();
     if let Some(n) = a.partitions {
         config = config.with_target_partitions(n.max(1));
     }
-    let state = SessionStateBuilder::new()
-        .with_config(config)
-        .with_default_features();
-    let ctx = SessionContext::new_with_state(with_table_factories(state).build());
+    let ctx = match &a.remote {
+        Some(url) => remote_session(url, config).await?,
+        None => {
+            let state = SessionStateBuilder::new()
+                .with_config(config)
+                .with_default_features();
+            SessionContext::new_with_state(with_table_factories(state).build())
+        }
+    };
     for (name, location) in &a.tables {
         if colfile_datafusion::remote::is_url(location) {
             remote_table(&ctx, &a, name, location).await?;
