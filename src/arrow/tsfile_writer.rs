@@ -217,18 +217,39 @@ impl<W: Write> TsFileArrowWriter<W> {
             .iter()
             .map(|a| a.and_then(|a| a.as_string_opt::<i32>()))
             .collect();
+        // Rows of one device usually follow one another: a row whose key equals the row
+        // before's joins that row's group without a lookup, and a lookup reuses one key
+        // buffer (a key is copied only for a new device).
         let mut groups: Vec<(Vec<Option<&str>>, Vec<usize>)> = Vec::new();
         let mut index: HashMap<Vec<Option<&str>>, usize> = HashMap::new();
+        let mut key: Vec<Option<&str>> = Vec::with_capacity(keys.len());
+        let mut current: Option<usize> = None;
         for row in 0..batch.num_rows() {
-            let key: Vec<Option<&str>> = keys
-                .iter()
-                .map(|a| a.and_then(|a| a.is_valid(row).then(|| a.value(row))))
-                .collect();
-            let g = *index.entry(key.clone()).or_insert_with(|| {
-                groups.push((key, Vec::new()));
-                groups.len() - 1
-            });
-            if let Some((_, rows)) = groups.get_mut(g) {
+            let same = current.is_some()
+                && row > 0
+                && keys.iter().all(|a| match a {
+                    Some(a) => {
+                        a.is_valid(row) == a.is_valid(row - 1)
+                            && (a.is_null(row) || a.value(row) == a.value(row - 1))
+                    }
+                    None => true,
+                });
+            if !same {
+                key.clear();
+                key.extend(
+                    keys.iter()
+                        .map(|a| a.and_then(|a| a.is_valid(row).then(|| a.value(row)))),
+                );
+                current = Some(match index.get(&key) {
+                    Some(&g) => g,
+                    None => {
+                        groups.push((key.clone(), Vec::new()));
+                        index.insert(key.clone(), groups.len() - 1);
+                        groups.len() - 1
+                    }
+                });
+            }
+            if let Some((_, rows)) = current.and_then(|g| groups.get_mut(g)) {
                 rows.push(row);
             }
         }

@@ -35,10 +35,38 @@ pub(super) fn time_values(time: Option<&dyn Array>) -> Result<&[i64]> {
 
 /// Rows `rows` of `times`.
 pub(super) fn pick_times(times: &[i64], rows: &[usize]) -> Result<Vec<i64>> {
-    rows.iter()
-        .map(|&r| times.get(r).copied())
-        .collect::<Option<Vec<i64>>>()
-        .ok_or_else(|| Error::invalid("the time column is shorter than the batch"))
+    pick(times, rows).ok_or_else(|| Error::invalid("the time column is shorter than the batch"))
+}
+
+/// The run `rows` covers when its rows follow one another (a device's rows in a batch
+/// sorted by device, the common case), to be copied as one slice.
+fn contiguous(rows: &[usize]) -> Option<std::ops::Range<usize>> {
+    match (rows.first(), rows.last()) {
+        (Some(&a), Some(&b)) if b >= a && b - a + 1 == rows.len() => Some(a..b + 1),
+        _ => None,
+    }
+}
+
+/// Byte strings `rows`, packed into buffers sized once.
+fn packed<'a>(rows: &[usize], value: impl Fn(usize) -> &'a [u8]) -> BinaryValues {
+    let bytes = rows.iter().map(|&r| value(r).len()).sum();
+    let mut out = BinaryValues::with_capacity(rows.len(), bytes);
+    for &r in rows {
+        out.push(value(r));
+    }
+    out
+}
+
+/// Values `rows` of `v` (`None`: a row past the end).
+fn pick<T: Copy>(v: &[T], rows: &[usize]) -> Option<Vec<T>> {
+    if let Some(run) = contiguous(rows) {
+        return v.get(run).map(<[T]>::to_vec);
+    }
+    let mut out = Vec::with_capacity(rows.len());
+    for &r in rows {
+        out.push(*v.get(r)?);
+    }
+    Some(out)
 }
 
 /// Times that increase within the batch and start after the device's `last` time.
@@ -86,15 +114,22 @@ pub(super) fn gather(
     array: &dyn Array,
     rows: &[usize],
 ) -> Result<Column> {
-    let valid: Vec<usize> = rows
-        .iter()
-        .copied()
-        .filter(|&r| array.is_valid(r))
-        .collect();
-    let present = if valid.len() == rows.len() {
-        Vec::new()
+    // Without nulls every row is a value (no copy of the row list, no mask).
+    let some_null: Vec<usize>;
+    let (valid, present): (&[usize], Vec<bool>) = if array.null_count() == 0 {
+        (rows, Vec::new())
     } else {
-        rows.iter().map(|&r| array.is_valid(r)).collect()
+        some_null = rows
+            .iter()
+            .copied()
+            .filter(|&r| array.is_valid(r))
+            .collect();
+        let present = if some_null.len() == rows.len() {
+            Vec::new()
+        } else {
+            rows.iter().map(|&r| array.is_valid(r)).collect()
+        };
+        (&some_null, present)
     };
     let wrong = || {
         Error::schema(format!(
@@ -102,9 +137,6 @@ pub(super) fn gather(
             array.data_type()
         ))
     };
-    fn pick<T: Copy>(v: &[T], rows: &[usize]) -> Option<Vec<T>> {
-        rows.iter().map(|&r| v.get(r).copied()).collect()
-    }
     let short = || Error::invalid(format!("column {name} is shorter than the batch"));
     let values = match data_type {
         DataType::Boolean => {
@@ -113,12 +145,12 @@ pub(super) fn gather(
         }
         DataType::Int32 => {
             let a = array.as_primitive_opt::<Int32Type>().ok_or_else(wrong)?;
-            Values::Int32(pick(a.values(), &valid).ok_or_else(short)?)
+            Values::Int32(pick(a.values(), valid).ok_or_else(short)?)
         }
         DataType::Date => {
             let a = array.as_primitive_opt::<Date32Type>().ok_or_else(wrong)?;
             let mut v = Vec::with_capacity(valid.len());
-            for &r in &valid {
+            for &r in valid {
                 let days = a.values().get(r).copied().ok_or_else(short)?;
                 v.push(days_to_yyyymmdd(days).ok_or_else(|| {
                     Error::invalid(format!(
@@ -130,28 +162,23 @@ pub(super) fn gather(
             Values::Int32(v)
         }
         DataType::Int64 | DataType::Timestamp => {
-            Values::Int64(pick(i64_values(array).ok_or_else(wrong)?, &valid).ok_or_else(short)?)
+            Values::Int64(pick(i64_values(array).ok_or_else(wrong)?, valid).ok_or_else(short)?)
         }
         DataType::Float => {
             let a = array.as_primitive_opt::<Float32Type>().ok_or_else(wrong)?;
-            Values::Float(pick(a.values(), &valid).ok_or_else(short)?)
+            Values::Float(pick(a.values(), valid).ok_or_else(short)?)
         }
         DataType::Double => {
             let a = array.as_primitive_opt::<Float64Type>().ok_or_else(wrong)?;
-            Values::Double(pick(a.values(), &valid).ok_or_else(short)?)
+            Values::Double(pick(a.values(), valid).ok_or_else(short)?)
         }
         DataType::Text | DataType::String => {
             let a = array.as_string_opt::<i32>().ok_or_else(wrong)?;
-            Values::Binary(
-                valid
-                    .iter()
-                    .map(|&r| a.value(r).as_bytes())
-                    .collect::<BinaryValues>(),
-            )
+            Values::Binary(packed(valid, |r| a.value(r).as_bytes()))
         }
         DataType::Blob | DataType::Object => {
             let a = array.as_binary_opt::<i32>().ok_or_else(wrong)?;
-            Values::Binary(valid.iter().map(|&r| a.value(r)).collect::<BinaryValues>())
+            Values::Binary(packed(valid, |r| a.value(r)))
         }
         other => return Err(Error::unsupported(format!("column {name}: {other} values"))),
     };

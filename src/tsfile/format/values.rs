@@ -22,6 +22,15 @@ impl Default for BinaryValues {
 }
 
 impl BinaryValues {
+    /// Empty, with room for `values` values of `bytes` bytes in all.
+    pub fn with_capacity(values: usize, bytes: usize) -> Self {
+        let mut offsets = Vec::with_capacity(values + 1);
+        offsets.push(0);
+        BinaryValues {
+            offsets,
+            data: Vec::with_capacity(bytes),
+        }
+    }
     /// Number of values.
     pub fn len(&self) -> usize {
         self.offsets.len() - 1

@@ -163,6 +163,8 @@ pub struct TsFileWriter<W: Write> {
     rows_since_check: u64,
     /// Rows between two looks at the buffered size (adapted after each look, as Java does).
     check_every: u64,
+    /// Bytes buffered at the last look: the rows since then grew it by the difference.
+    held_at_check: usize,
     chunk_groups: u64,
     /// Set when a flush failed: the output no longer matches the chunk metadata.
     poisoned: bool,
@@ -196,6 +198,7 @@ impl<W: Write> TsFileWriter<W> {
             rows: 0,
             rows_since_check: 0,
             check_every: 128,
+            held_at_check: 0,
             chunk_groups: 0,
             poisoned: false,
         })
@@ -499,13 +502,18 @@ impl<W: Write> TsFileWriter<W> {
                     .sum::<usize>();
             // Look again after about as many rows as would fill the rest of the budget (at
             // least 128, at most 64 Ki rows between looks).
+            // Bytes per row from what the rows since the last look added (the whole buffer
+            // over these rows alone would overstate it more with every look).
             let rows = self.rows_since_check;
-            let per_row = (held as u64 / rows.max(1)).max(1);
+            let added = held.saturating_sub(self.held_at_check) as u64;
+            let per_row = (added / rows.max(1)).max(1);
             let room = (self.options.memory_threshold as u64).saturating_sub(held as u64);
             self.check_every = (room / per_row / 2).clamp(128, 1 << 16);
             self.rows_since_check = 0;
+            self.held_at_check = held;
             if held >= self.options.memory_threshold {
                 self.flush_groups()?;
+                self.held_at_check = 0;
             }
         }
         Ok(())
