@@ -10,142 +10,16 @@ mod archive;
 #[path = "../../colfile-datafusion/tests/support/warehouse.rs"]
 mod warehouse;
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+#[path = "support/local_cluster.rs"]
+mod local_cluster;
 
-use colfile_datafusion::cluster::remote_context;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
 use colfile_datafusion::{register_rcfile, register_tsfile, RcFileOptions, TsFileOptions};
 use datafusion::prelude::{SessionConfig, SessionContext};
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-/// The processes of a cluster; dropping it kills them.
-struct Cluster {
-    port: u16,
-    scheduler: Child,
-    executors: Vec<Child>,
-    logs: PathBuf,
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        for c in self
-            .executors
-            .iter_mut()
-            .chain(std::iter::once(&mut self.scheduler))
-        {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-fn spawn(bin: &str, args: &[String], log: &Path) -> Child {
-    let out = std::fs::File::create(log).expect("log file");
-    Command::new(bin)
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(out.try_clone().expect("log"))
-        .stderr(out)
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"))
-}
-
-fn args(list: &[&str]) -> Vec<String> {
-    list.iter().map(|s| s.to_string()).collect()
-}
-
-impl Cluster {
-    fn start(tag: &str, executors: usize) -> Cluster {
-        let logs =
-            std::env::temp_dir().join(format!("colfile-cluster-{}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&logs);
-        std::fs::create_dir_all(&logs).unwrap();
-        let port = free_port();
-        let mut a = args(&["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"]);
-        a.extend(args(&["--bind-port", &port.to_string()]));
-        a.extend(args(&["--executor-timeout-seconds", "6"]));
-        a.extend(args(&["--expire-dead-executor-interval-seconds", "1"]));
-        let scheduler = spawn(
-            env!("CARGO_BIN_EXE_colfile-scheduler"),
-            &a,
-            &logs.join("scheduler.log"),
-        );
-        let mut cluster = Cluster {
-            port,
-            scheduler,
-            executors: Vec::new(),
-            logs,
-        };
-        for i in 0..executors {
-            let work = cluster.logs.join(format!("work{i}"));
-            std::fs::create_dir_all(&work).unwrap();
-            let mut a = args(&["--bind-host", "127.0.0.1", "--external-host", "127.0.0.1"]);
-            a.extend(args(&["--bind-port", &free_port().to_string()]));
-            a.extend(args(&["--bind-grpc-port", &free_port().to_string()]));
-            a.extend(args(&["--bind-health-port", &free_port().to_string()]));
-            a.extend(args(&["--scheduler-host", "127.0.0.1"]));
-            a.extend(args(&["--scheduler-port", &port.to_string()]));
-            a.extend(args(&["--work-dir", &work.to_string_lossy()]));
-            a.extend(args(&[
-                "--vcores",
-                "2",
-                "--executor-heartbeat-interval-seconds",
-                "1",
-            ]));
-            let log = cluster.logs.join(format!("executor{i}.log"));
-            let bin = env!("CARGO_BIN_EXE_colfile-executor");
-            cluster.executors.push(spawn(bin, &a, &log));
-        }
-        cluster
-    }
-
-    fn url(&self) -> String {
-        format!("df://127.0.0.1:{}", self.port)
-    }
-
-    /// The last lines of the processes' logs, for a failure message.
-    fn logs(&self) -> String {
-        let mut out = String::new();
-        for e in std::fs::read_dir(&self.logs).unwrap().flatten() {
-            if e.path().extension().is_some_and(|x| x == "log") {
-                let text = std::fs::read_to_string(e.path()).unwrap_or_default();
-                let lines: Vec<&str> = text.lines().collect();
-                let tail = lines[lines.len().saturating_sub(15)..].join("\n");
-                out += &format!("--- {}\n{tail}\n", e.path().display());
-            }
-        }
-        out
-    }
-
-    /// A client session, once the scheduler answers and an executor runs a query.
-    async fn session(&self) -> SessionContext {
-        let deadline = Instant::now() + Duration::from_secs(90);
-        loop {
-            let config = SessionConfig::new().with_target_partitions(4);
-            if let Ok(ctx) = remote_context(&self.url(), config).await {
-                let probe = async { ctx.sql("SELECT 1").await?.collect().await };
-                if let Ok(Ok(_)) = tokio::time::timeout(Duration::from_secs(10), probe).await {
-                    return ctx;
-                }
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the cluster never answered\n{}",
-                self.logs()
-            );
-            tokio::time::sleep(Duration::from_millis(300)).await;
-        }
-    }
-}
+use local_cluster::Cluster;
 
 /// The tables of the test in `ctx`: `t` (TsFiles, partitioned) and `w` (RCFiles).
 fn register(ctx: &SessionContext, archive: &Path, warehouse: &Path) {
@@ -203,8 +77,10 @@ async fn a_cluster_answers_as_the_local_engine() {
     let warehouse = warehouse::warehouse("cluster");
     let local = SessionContext::new_with_config(SessionConfig::new().with_target_partitions(4));
     register(&local, &archive, &warehouse);
-    let cluster = Cluster::start("answers", 2);
-    let remote = cluster.session().await;
+    let cluster = Cluster::start("answers", 2, 2);
+    let remote = cluster
+        .session(SessionConfig::new().with_target_partitions(4))
+        .await;
     register(&remote, &archive, &warehouse);
     for q in QUERIES {
         let want = answer(&local, q).await.unwrap();
@@ -258,8 +134,10 @@ async fn a_killed_executor_never_gives_a_short_answer() {
     let local = SessionContext::new();
     register_tsfile(&local, "t", dir.to_str().unwrap(), TsFileOptions::default()).unwrap();
     let want = answer(&local, q).await.unwrap();
-    let mut cluster = Cluster::start("kill", 2);
-    let remote = cluster.session().await;
+    let mut cluster = Cluster::start("kill", 2, 2);
+    let remote = cluster
+        .session(SessionConfig::new().with_target_partitions(4))
+        .await;
     register_tsfile(
         &remote,
         "t",
