@@ -441,8 +441,19 @@ fn to_v4(bytes: &[u8], keep_encodings: bool) -> Vec<u8> {
     let options = colfile::tsfile::TreeCopyOptions::default().with_keep_encodings(keep_encodings);
     let sum = colfile::tsfile::copy_tree_with(&r, &mut w, options).unwrap();
     let changed = portable(codecs(bytes)) != codecs(bytes);
+    // Series without a value (an aligned column that is null in every row) are re-encoded
+    // too, but `codecs` lists only series with rows.
+    let with_rows: Vec<String> = codecs(bytes)
+        .into_iter()
+        .map(|(d, m, ..)| format!("{d}.{m}"))
+        .collect();
+    let reencoded: Vec<_> = sum
+        .reencoded
+        .iter()
+        .filter(|(path, ..)| with_rows.contains(path))
+        .collect();
     assert_eq!(
-        !sum.reencoded.is_empty(),
+        !reencoded.is_empty(),
         changed && !keep_encodings,
         "{:?}",
         sum.reencoded
