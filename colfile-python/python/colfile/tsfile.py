@@ -254,5 +254,25 @@ def to_dataframe(
         max_row_num, 65536, True, 1 if as_iterator else max(1, min(os.cpu_count() or 1, 8)),
     )
     if as_iterator:
-        return (_int64_time(pa.Table.from_batches([b])).to_pandas() for b in batches)
-    return _int64_time(batches.read_all()).to_pandas()
+        return (_official_frame(pa.Table.from_batches([b])) for b in batches)
+    return _official_frame(batches.read_all())
+
+
+def _official_frame(table: pa.Table):
+    """A table as the official package's frames: int64 time, pandas' nullable integer,
+    float and boolean dtypes (a null stays ``<NA>``, an integer column stays integer) and
+    text as Python objects."""
+    import pandas as pd
+
+    nullable = {
+        pa.int32(): pd.Int32Dtype(),
+        pa.int64(): pd.Int64Dtype(),
+        pa.float32(): pd.Float32Dtype(),
+        pa.float64(): pd.Float64Dtype(),
+        pa.bool_(): pd.BooleanDtype(),
+    }
+    frame = _int64_time(table).to_pandas(types_mapper=nullable.get)
+    for f in table.schema:
+        if pa.types.is_string(f.type) or pa.types.is_binary(f.type):
+            frame[f.name] = frame[f.name].astype(object)  # as the official frames hold text
+    return frame
