@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use colfile::arrow::TsFileArrowReader;
+use colfile::arrow::{TsFileArrowReader, TsFileArrowReaderBuilder};
 use colfile::source::ByteSource;
 use colfile::tsfile::{Query, TsFileReader};
 use colfile::{Error, Result};
@@ -22,10 +22,7 @@ pub fn read_all<S: ByteSource + Send + Sync + 'static>(
     batch_size: usize,
     threads: usize,
 ) -> Result<(SchemaRef, Vec<RecordBatch>)> {
-    let schema = TsFileArrowReader::builder(reader.clone())
-        .with_query(query.clone())
-        .with_batch_size(batch_size)
-        .schema()?;
+    let schema = builder(&reader, query.clone(), batch_size).schema()?;
     let devices = reader.devices(query)?;
     let per = devices.len().div_ceil(threads.max(1)).max(1);
     let mut groups: Vec<Query> = if threads <= 1 || devices.len() < 2 {
@@ -39,11 +36,7 @@ pub fn read_all<S: ByteSource + Send + Sync + 'static>(
     // A group must give the whole query's columns (in the tree model a group's columns are
     // its devices' measurements): otherwise the query is read as one group.
     for q in &groups {
-        let s = TsFileArrowReader::builder(reader.clone())
-            .with_query(q.clone())
-            .with_batch_size(batch_size)
-            .schema()?;
-        if s != schema {
+        if builder(&reader, q.clone(), batch_size).schema()? != schema {
             groups = vec![query.clone()];
             break;
         }
@@ -72,6 +65,17 @@ pub fn read_all<S: ByteSource + Send + Sync + 'static>(
     Ok((schema, out))
 }
 
+/// The Arrow reader of `query` over `reader`.
+fn builder<S: ByteSource>(
+    reader: &Arc<TsFileReader<S>>,
+    query: Query,
+    batch_size: usize,
+) -> TsFileArrowReaderBuilder<S> {
+    TsFileArrowReader::builder(reader.clone())
+        .with_query(query)
+        .with_batch_size(batch_size)
+}
+
 /// One group's batches, joined up to `batch_size` rows.
 fn group<S: ByteSource + Send + Sync + 'static>(
     reader: Arc<TsFileReader<S>>,
@@ -79,10 +83,7 @@ fn group<S: ByteSource + Send + Sync + 'static>(
     schema: SchemaRef,
     batch_size: usize,
 ) -> Result<Vec<RecordBatch>> {
-    let r = TsFileArrowReader::builder(reader)
-        .with_query(query)
-        .with_batch_size(batch_size)
-        .build()?;
+    let r = builder(&reader, query, batch_size).build()?;
     let mut out = Vec::new();
     let mut pending: Vec<RecordBatch> = Vec::new();
     let mut rows = 0;

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::Schema;
 
 use super::tsfile_types::{arrow_field_to_tsfile, arrow_schema_to_tsfile_with, DEVICE_COLUMN};
@@ -217,39 +217,31 @@ impl<W: Write> TsFileArrowWriter<W> {
             .iter()
             .map(|a| a.and_then(|a| a.as_string_opt::<i32>()))
             .collect();
-        // Rows of one device usually follow one another: a row whose key equals the row
-        // before's joins that row's group without a lookup, and a lookup reuses one key
-        // buffer (a key is copied only for a new device).
+        // Rows of one device usually follow one another: a row whose key equals the key
+        // held (the row before's) joins that row's group without a lookup, and a lookup
+        // reuses the one key buffer (a key is copied only for a new device).
+        fn key_at<'a>(a: &Option<&'a StringArray>, row: usize) -> Option<&'a str> {
+            a.and_then(|a| a.is_valid(row).then(|| a.value(row)))
+        }
         let mut groups: Vec<(Vec<Option<&str>>, Vec<usize>)> = Vec::new();
         let mut index: HashMap<Vec<Option<&str>>, usize> = HashMap::new();
         let mut key: Vec<Option<&str>> = Vec::with_capacity(keys.len());
-        let mut current: Option<usize> = None;
+        let mut current = 0;
         for row in 0..batch.num_rows() {
-            let same = current.is_some()
-                && row > 0
-                && keys.iter().all(|a| match a {
-                    Some(a) => {
-                        a.is_valid(row) == a.is_valid(row - 1)
-                            && (a.is_null(row) || a.value(row) == a.value(row - 1))
-                    }
-                    None => true,
-                });
+            let same = row > 0 && keys.iter().zip(&key).all(|(a, k)| key_at(a, row) == *k);
             if !same {
                 key.clear();
-                key.extend(
-                    keys.iter()
-                        .map(|a| a.and_then(|a| a.is_valid(row).then(|| a.value(row)))),
-                );
-                current = Some(match index.get(&key) {
+                key.extend(keys.iter().map(|a| key_at(a, row)));
+                current = match index.get(&key) {
                     Some(&g) => g,
                     None => {
                         groups.push((key.clone(), Vec::new()));
                         index.insert(key.clone(), groups.len() - 1);
                         groups.len() - 1
                     }
-                });
+                };
             }
-            if let Some((_, rows)) = current.and_then(|g| groups.get_mut(g)) {
+            if let Some((_, rows)) = groups.get_mut(current) {
                 rows.push(row);
             }
         }
