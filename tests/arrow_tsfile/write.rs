@@ -217,6 +217,72 @@ fn missing_columns_are_null_and_names_match_without_case() {
 }
 
 /// A random column: its TsFile type and category.
+/// Rows held over many batches are written a slice of devices at a time at the end: every
+/// device still gets one chunk group, the threads do not change the bytes, and every row
+/// reads back.
+#[test]
+fn held_rows_of_many_batches_make_one_chunk_group_per_device() {
+    let tag = meta(&[(TSFILE_CATEGORY_KEY, "TAG"), (TSFILE_TYPE_KEY, "STRING")]);
+    let field = |t| meta(&[(TSFILE_CATEGORY_KEY, "FIELD"), (TSFILE_TYPE_KEY, t)]);
+    let time = meta(&[(TSFILE_CATEGORY_KEY, "TIME"), (TSFILE_TYPE_KEY, "INT64")]);
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("time", ArrowType::Int64, false).with_metadata(time),
+        Field::new("dev", ArrowType::Utf8, true).with_metadata(tag),
+        Field::new("v", ArrowType::Int64, true).with_metadata(field("INT64")),
+        Field::new("s", ArrowType::Utf8, true).with_metadata(field("STRING")),
+    ]));
+    // 100 devices, one of them with 18 000 rows (more than a slice alone), in 6 batches;
+    // within a batch the devices take turns, so their rows are not runs.
+    let mut batches = Vec::new();
+    for b in 0..6i64 {
+        let (mut t, mut d, mut v, mut s) = (vec![], vec![], vec![], vec![]);
+        for k in 0..30i64 {
+            for dev in 0..100i64 {
+                let n = if dev == 7 { 100 } else { 1 };
+                for j in 0..n {
+                    let time = (b * 30 + k) * 100 + j;
+                    t.push(time);
+                    d.push(format!("d{dev}"));
+                    v.push((time % 5 != 0).then_some(time * dev));
+                    s.push((time % 7 != 0).then(|| format!("s{}", time % 13)));
+                }
+            }
+        }
+        let arrays: Vec<ArrayRef> = vec![
+            Arc::new(Int64Array::from(t)),
+            Arc::new(StringArray::from(d)),
+            Arc::new(Int64Array::from(v)),
+            Arc::new(StringArray::from(s)),
+        ];
+        batches.push(RecordBatch::try_new(schema.clone(), arrays).unwrap());
+    }
+    let want = rows_of(&batches, "t");
+    let mut files = Vec::new();
+    for threads in [1, 2, 3] {
+        let options = WriterOptions::default().with_threads(threads);
+        let mut w =
+            TsFileArrowWriter::try_new_from_arrow(Vec::new(), "t", &schema, options).unwrap();
+        for b in &batches {
+            w.write(b).unwrap();
+        }
+        let (bytes, summary) = w.finish_into_inner().unwrap();
+        assert_eq!(summary.rows as usize, want.len());
+        assert_eq!(
+            (summary.devices, summary.chunk_groups),
+            (100, 100),
+            "threads {threads}"
+        );
+        let r = Arc::new(TsFileReader::open(bytes.clone()).unwrap());
+        let got = rows_of(&read_batches(&r, Query::all(), 4096).unwrap(), "t");
+        assert_eq!(got, want, "threads {threads}");
+        files.push(bytes);
+    }
+    assert!(
+        files.windows(2).all(|w| w[0] == w[1]),
+        "the threads change the bytes"
+    );
+}
+
 fn column() -> impl Strategy<Value = (DataType, bool)> {
     let types = prop::sample::select(crate::common::tsdump::VALUE_TYPES.to_vec());
     (types, any::<bool>())
@@ -281,6 +347,9 @@ proptest! {
         rows in prop::collection::vec(prop::collection::vec((any::<bool>(), any::<i64>()), 6), 1..60),
         cuts in prop::collection::vec(0usize..60, 0..3),
         batch_size in 1usize..20,
+        drop in prop::option::of(0usize..6),
+        threads in 1usize..3,
+        tiny in any::<bool>(),
     ) {
         let n = rows.len();
         let mut cols = cols;
@@ -301,19 +370,47 @@ proptest! {
         let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).unwrap();
         let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(n)).collect();
         cuts.sort();
-        let mut w = TsFileArrowWriter::try_new_from_arrow(Vec::new(), "r", &batch.schema(), WriterOptions::default()).unwrap();
-        let mut start = 0;
-        for end in cuts.into_iter().chain([n]) {
-            w.write(&batch.slice(start, end - start)).unwrap();
-            start = end;
+        // Every other slice lacks column `drop`: written once with the column left out
+        // (`threads`; with `tiny`, rows are written at every batch and chunk groups flushed),
+        // once with it all null, one batch at a time.
+        let drop = drop.map(|d| 1 + d % cols.len());
+        let write = |left_out: bool, options: WriterOptions| {
+            let mut w = TsFileArrowWriter::try_new_from_arrow(Vec::new(), "r", &batch.schema(), options).unwrap();
+            let mut start = 0;
+            for (i, end) in cuts.iter().copied().chain([n]).enumerate() {
+                let mut part = batch.slice(start, end - start);
+                if let (Some(d), 1) = (drop, i % 2) {
+                    part = if left_out {
+                        let keep: Vec<usize> = (0..part.num_columns()).filter(|&c| c != d).collect();
+                        part.project(&keep).unwrap()
+                    } else {
+                        let mut arrays = part.columns().to_vec();
+                        arrays[d] = arrow_array::new_null_array(arrays[d].data_type(), part.num_rows());
+                        RecordBatch::try_new(part.schema(), arrays).unwrap()
+                    };
+                }
+                w.write(&part).unwrap();
+                start = end;
+            }
+            w.finish_into_inner().unwrap()
+        };
+        let mut options = WriterOptions::default().with_threads(threads);
+        if tiny {
+            options = options.with_memory_threshold(1);
         }
-        let (bytes, summary) = w.finish_into_inner().unwrap();
+        let (bytes, summary) = write(true, options);
+        let (nulled, _) = write(false, WriterOptions::default().with_memory_threshold(1));
         prop_assert_eq!(summary.rows as usize, n);
         let r = Arc::new(TsFileReader::open(bytes).unwrap());
         let back = read_batches(&r, Query::all(), batch_size).unwrap();
         prop_assert!(back.iter().all(|b| b.num_rows() <= batch_size));
         let (got, want) = (back[0].schema(), batch.schema());
         prop_assert_eq!(got.fields(), want.fields());
+        let nulled = read_batches(&Arc::new(TsFileReader::open(nulled).unwrap()), Query::all(), 100).unwrap();
+        prop_assert_eq!(rows_of(&back, "r"), rows_of(&nulled, "r"));
+        if drop.is_some() {
+            return Ok(());
+        }
         prop_assert_eq!(rows_of(&back, "r"), rows_of(&[batch], "r"));
     }
 }

@@ -7,9 +7,11 @@ use arrow_array::types::{
     TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType,
 };
 use arrow_array::Array;
+use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
 use super::super::tsfile_types::days_to_yyyymmdd;
+use super::pending::Rows;
 use crate::tsfile::format::{DataType, DeviceId};
 use crate::tsfile::{BinaryValues, Column, Values};
 use crate::{Error, Result};
@@ -33,57 +35,81 @@ pub(super) fn time_values(time: Option<&dyn Array>) -> Result<&[i64]> {
     Ok(times)
 }
 
-/// Rows `rows` of `times`.
-pub(super) fn pick_times(times: &[i64], rows: &[usize]) -> Result<Vec<i64>> {
-    pick(times, rows).ok_or_else(|| Error::invalid("the time column is shorter than the batch"))
+/// The times of the rows `parts` (each: a held time column and rows of it).
+pub(super) fn gather_times(parts: &[(&dyn Array, &Rows)]) -> Result<Vec<i64>> {
+    let mut out = Vec::with_capacity(parts.iter().map(|(_, r)| r.len()).sum());
+    for (a, rows) in parts {
+        let v = i64_values(*a).ok_or_else(|| Error::invalid("the time column changed type"))?;
+        extend_rows(&mut out, v, rows, None)
+            .ok_or_else(|| Error::invalid("the time column is shorter than the batch"))?;
+    }
+    Ok(out)
 }
 
-/// The run `rows` covers when its rows follow one another (a device's rows in a batch
-/// sorted by device, the common case), to be copied as one slice.
-fn contiguous(rows: &[usize]) -> Option<std::ops::Range<usize>> {
-    match (rows.first(), rows.last()) {
-        (Some(&a), Some(&b)) if b >= a && b - a + 1 == rows.len() => Some(a..b + 1),
-        _ => None,
-    }
-}
-
-/// Byte strings `rows`, packed into buffers sized once.
-fn packed<'a>(rows: &[usize], value: impl Fn(usize) -> &'a [u8]) -> BinaryValues {
-    let bytes = rows.iter().map(|&r| value(r).len()).sum();
-    let mut out = BinaryValues::with_capacity(rows.len(), bytes);
-    for &r in rows {
-        out.push(value(r));
-    }
-    out
-}
-
-/// Values `rows` of `v` (`None`: a row past the end).
-fn pick<T: Copy>(v: &[T], rows: &[usize]) -> Option<Vec<T>> {
-    if let Some(run) = contiguous(rows) {
-        return v.get(run).map(<[T]>::to_vec);
-    }
-    let mut out = Vec::with_capacity(rows.len());
-    for &r in rows {
-        out.push(*v.get(r)?);
-    }
-    Some(out)
-}
-
-/// Times that increase within the batch and start after the device's `last` time.
-pub(super) fn check_times(device: &DeviceId, times: &[i64], last: Option<i64>) -> Result<()> {
-    if let Some(w) = times.windows(2).find(|w| !matches!(w, [a, b] if a < b)) {
-        return Err(Error::invalid(format!(
-            "device {device}: times do not increase ({w:?})"
-        )));
-    }
-    if let (Some(last), Some(&first)) = (last, times.first()) {
-        if first <= last {
-            return Err(Error::invalid(format!(
-                "device {device}: time {first} is not after the last time written, {last}"
-            )));
+/// Appends the values of `rows` of `v` that `valid` (if any) says are not null; `None` for
+/// a row past the end.
+fn extend_rows<T: Copy>(
+    out: &mut Vec<T>,
+    v: &[T],
+    rows: &Rows,
+    valid: Option<&NullBuffer>,
+) -> Option<()> {
+    match (rows, valid) {
+        (Rows::Run(run), None) => out.extend_from_slice(v.get(run.clone())?),
+        _ => {
+            for r in rows.iter() {
+                if valid.is_none_or(|n| n.is_valid(r)) {
+                    out.push(*v.get(r)?);
+                }
+            }
         }
     }
-    Ok(())
+    Some(())
+}
+
+/// Checks that the times of `rows` increase and start after the device's `last` time;
+/// gives the last of them.
+pub(super) fn check_times(
+    device: &DeviceId,
+    times: &[i64],
+    rows: &Rows,
+    last: Option<i64>,
+) -> Result<i64> {
+    let short = || Error::invalid("the time column is shorter than the batch");
+    let (mut prev, mut first) = (last, true);
+    let mut check = |t: i64| -> Result<()> {
+        if let Some(p) = prev.filter(|&p| t <= p) {
+            return Err(Error::invalid(if first {
+                format!("device {device}: time {t} is not after the last time written, {p}")
+            } else {
+                format!("device {device}: times do not increase ({p}, {t})")
+            }));
+        }
+        (prev, first) = (Some(t), false);
+        Ok(())
+    };
+    match rows {
+        Rows::Run(run) => {
+            let slice = times.get(run.clone()).ok_or_else(short)?;
+            // Every pair checked without an early exit, so that the loop vectorises.
+            let increasing =
+                (slice.iter().zip(slice.iter().skip(1))).fold(true, |ok, (a, b)| ok & (a < b));
+            match (slice.first(), slice.last()) {
+                (Some(&first), Some(&end)) if increasing => {
+                    check(first)?;
+                    prev = Some(end);
+                }
+                _ => slice.iter().try_for_each(|&t| check(t))?,
+            }
+        }
+        Rows::List(list) => {
+            for &r in list {
+                check(*times.get(r).ok_or_else(short)?)?;
+            }
+        }
+    }
+    prev.filter(|_| rows.len() > 0)
+        .ok_or_else(|| Error::invalid("no rows"))
 }
 
 /// The raw 64-bit values of an `Int64` or timestamp array.
@@ -106,86 +132,173 @@ pub(super) fn i64_values(a: &dyn Array) -> Option<&[i64]> {
     })
 }
 
-/// Rows `rows` of `array` as a column of `data_type`: the non-null values packed, plus the
-/// presence mask when some are null.
+/// The rows `parts` of a column (each: the column in a held batch, `None` where that batch
+/// lacks it, and rows of it) as a column of `data_type`: the non-null values packed, plus
+/// the presence mask when some are null. `None` when no batch has the column.
 pub(super) fn gather(
     name: &str,
     data_type: DataType,
-    array: &dyn Array,
-    rows: &[usize],
-) -> Result<Column> {
-    // Without nulls every row is a value (no copy of the row list, no mask).
-    let some_null: Vec<usize>;
-    let (valid, present): (&[usize], Vec<bool>) = if array.null_count() == 0 {
-        (rows, Vec::new())
-    } else {
-        some_null = rows
-            .iter()
-            .copied()
-            .filter(|&r| array.is_valid(r))
-            .collect();
-        let present = if some_null.len() == rows.len() {
-            Vec::new()
-        } else {
-            rows.iter().map(|&r| array.is_valid(r)).collect()
-        };
-        (&some_null, present)
-    };
-    let wrong = || {
-        Error::schema(format!(
-            "column {name}: {} does not hold {data_type}",
-            array.data_type()
-        ))
-    };
-    let short = || Error::invalid(format!("column {name} is shorter than the batch"));
-    let values = match data_type {
-        DataType::Boolean => {
-            let a = array.as_boolean_opt().ok_or_else(wrong)?;
-            Values::Boolean(valid.iter().map(|&r| a.value(r)).collect())
-        }
-        DataType::Int32 => {
-            let a = array.as_primitive_opt::<Int32Type>().ok_or_else(wrong)?;
-            Values::Int32(pick(a.values(), valid).ok_or_else(short)?)
-        }
-        DataType::Date => {
-            let a = array.as_primitive_opt::<Date32Type>().ok_or_else(wrong)?;
-            let mut v = Vec::with_capacity(valid.len());
-            for &r in valid {
-                let days = a.values().get(r).copied().ok_or_else(short)?;
-                v.push(days_to_yyyymmdd(days).ok_or_else(|| {
-                    Error::invalid(format!(
-                        "column {name}, row {r}: {days} days from 1970 is outside years 0-9999"
-                    ))
-                    .at_row(r as u64)
-                })?);
+    parts: &[(Option<&dyn Array>, &Rows)],
+) -> Result<Option<Column>> {
+    if parts.iter().all(|(a, _)| a.is_none()) {
+        return Ok(None);
+    }
+    let n: usize = parts.iter().map(|(_, r)| r.len()).sum();
+    let some_null = parts
+        .iter()
+        .any(|(a, _)| a.is_none_or(|a| a.logical_null_count() > 0));
+    let mut present = Vec::new();
+    if some_null {
+        present.reserve_exact(n);
+        for (a, rows) in parts {
+            match a.and_then(|a| a.logical_nulls()) {
+                Some(nulls) => present.extend(rows.iter().map(|r| nulls.is_valid(r))),
+                None => present.extend(std::iter::repeat_n(a.is_some(), rows.len())),
             }
-            Values::Int32(v)
         }
-        DataType::Int64 | DataType::Timestamp => {
-            Values::Int64(pick(i64_values(array).ok_or_else(wrong)?, valid).ok_or_else(short)?)
-        }
-        DataType::Float => {
-            let a = array.as_primitive_opt::<Float32Type>().ok_or_else(wrong)?;
-            Values::Float(pick(a.values(), valid).ok_or_else(short)?)
-        }
-        DataType::Double => {
-            let a = array.as_primitive_opt::<Float64Type>().ok_or_else(wrong)?;
-            Values::Double(pick(a.values(), valid).ok_or_else(short)?)
-        }
-        DataType::Text | DataType::String => {
-            let a = array.as_string_opt::<i32>().ok_or_else(wrong)?;
-            Values::Binary(packed(valid, |r| a.value(r).as_bytes()))
-        }
-        DataType::Blob | DataType::Object => {
-            let a = array.as_binary_opt::<i32>().ok_or_else(wrong)?;
-            Values::Binary(packed(valid, |r| a.value(r)))
+    }
+    let count = if some_null {
+        present.iter().filter(|p| **p).count()
+    } else {
+        n
+    };
+    let mut values = match data_type {
+        DataType::Boolean => Values::Boolean(Vec::with_capacity(count)),
+        DataType::Int32 | DataType::Date => Values::Int32(Vec::with_capacity(count)),
+        DataType::Int64 | DataType::Timestamp => Values::Int64(Vec::with_capacity(count)),
+        DataType::Float => Values::Float(Vec::with_capacity(count)),
+        DataType::Double => Values::Double(Vec::with_capacity(count)),
+        DataType::Text | DataType::String | DataType::Blob | DataType::Object => {
+            let bytes = parts
+                .iter()
+                .map(|(a, r)| a.map_or(0, |a| byte_len(a, r)))
+                .sum();
+            Values::Binary(BinaryValues::with_capacity(count, bytes))
         }
         other => return Err(Error::unsupported(format!("column {name}: {other} values"))),
     };
-    Ok(Column {
+    let wrong = |a: &dyn Array| {
+        Error::schema(format!(
+            "column {name}: {} does not hold {data_type}",
+            a.data_type()
+        ))
+    };
+    let short = || Error::invalid(format!("column {name} is shorter than the batch"));
+    for (a, rows) in parts {
+        let Some(a) = *a else { continue };
+        let nulls = a.logical_nulls();
+        let valid = nulls.as_ref();
+        let is_valid = |r: usize| valid.is_none_or(|n| n.is_valid(r));
+        match (&mut values, data_type) {
+            (Values::Boolean(out), _) => {
+                let b = a.as_boolean_opt().ok_or_else(|| wrong(a))?;
+                out.extend(rows.iter().filter(|&r| is_valid(r)).map(|r| b.value(r)));
+            }
+            (Values::Int32(out), DataType::Date) => {
+                let d = a.as_primitive_opt::<Date32Type>().ok_or_else(|| wrong(a))?;
+                for r in rows.iter().filter(|&r| is_valid(r)) {
+                    let days = d.values().get(r).copied().ok_or_else(short)?;
+                    out.push(date_value(name, r, days)?);
+                }
+            }
+            (Values::Int32(out), _) => {
+                let v = a.as_primitive_opt::<Int32Type>().ok_or_else(|| wrong(a))?;
+                extend_rows(out, v.values(), rows, valid).ok_or_else(short)?;
+            }
+            (Values::Int64(out), _) => {
+                let v = i64_values(a).ok_or_else(|| wrong(a))?;
+                extend_rows(out, v, rows, valid).ok_or_else(short)?;
+            }
+            (Values::Float(out), _) => {
+                let v = a
+                    .as_primitive_opt::<Float32Type>()
+                    .ok_or_else(|| wrong(a))?;
+                extend_rows(out, v.values(), rows, valid).ok_or_else(short)?;
+            }
+            (Values::Double(out), _) => {
+                let v = a
+                    .as_primitive_opt::<Float64Type>()
+                    .ok_or_else(|| wrong(a))?;
+                extend_rows(out, v.values(), rows, valid).ok_or_else(short)?;
+            }
+            (Values::Binary(out), _) => {
+                let (data, offsets) = match (data_type, a.as_string_opt::<i32>()) {
+                    (DataType::Text | DataType::String, Some(s)) => {
+                        (s.value_data(), s.value_offsets())
+                    }
+                    (DataType::Blob | DataType::Object, _) => {
+                        let b = a.as_binary_opt::<i32>().ok_or_else(|| wrong(a))?;
+                        (b.value_data(), b.value_offsets())
+                    }
+                    _ => return Err(wrong(a)),
+                };
+                extend_binary(out, data, offsets, rows, valid).ok_or_else(short)?;
+            }
+        }
+    }
+    Ok(Some(Column {
         name: name.to_owned(),
         data_type,
         values,
-        present,
+        present: if count == n { Vec::new() } else { present },
+    }))
+}
+
+/// Appends the values of `rows` of Arrow byte strings (`data`, `offsets`) that `valid` (if
+/// any) says are not null; a run without nulls is copied in one piece. `None` for a row
+/// past the end or bad offsets.
+fn extend_binary(
+    out: &mut BinaryValues,
+    data: &[u8],
+    offsets: &[i32],
+    rows: &Rows,
+    valid: Option<&NullBuffer>,
+) -> Option<()> {
+    if let (Rows::Run(run), None) = (rows, valid) {
+        return out
+            .extend_from_offsets(data, offsets.get(run.start..run.end + 1)?)
+            .ok();
+    }
+    for r in rows.iter().filter(|&r| valid.is_none_or(|n| n.is_valid(r))) {
+        let (a, b) = (*offsets.get(r)?, *offsets.get(r + 1)?);
+        out.push(data.get(usize::try_from(a).ok()?..usize::try_from(b).ok()?)?);
+    }
+    Some(())
+}
+
+/// Bytes of the values of `rows` of a string or binary array (0 for other arrays).
+fn byte_len(a: &dyn Array, rows: &Rows) -> usize {
+    let offsets = match (a.as_string_opt::<i32>(), a.as_binary_opt::<i32>()) {
+        (Some(s), _) => s.value_offsets(),
+        (_, Some(b)) => b.value_offsets(),
+        _ => return 0,
+    };
+    let at = |r: usize| offsets.get(r).map_or(0, |&o| o.max(0) as usize);
+    match rows {
+        Rows::Run(run) => at(run.end).saturating_sub(at(run.start)),
+        Rows::List(l) => l.iter().map(|&r| at(r + 1).saturating_sub(at(r))).sum(),
+    }
+}
+
+/// A DATE value (days from 1970) as TsFile's `yyyymmdd`.
+fn date_value(name: &str, row: usize, days: i32) -> Result<i32> {
+    days_to_yyyymmdd(days).ok_or_else(|| {
+        Error::invalid(format!(
+            "column {name}, row {row}: {days} days from 1970 is outside years 0-9999"
+        ))
+        .at_row(row as u64)
     })
+}
+
+/// Checks that every non-null value of a DATE column is within years 0–9999.
+pub(super) fn check_dates(name: &str, array: &dyn Array) -> Result<()> {
+    let Some(d) = array.as_primitive_opt::<Date32Type>() else {
+        return Ok(());
+    };
+    for (row, days) in d.iter().enumerate() {
+        if let Some(days) = days {
+            date_value(name, row, days)?;
+        }
+    }
+    Ok(())
 }

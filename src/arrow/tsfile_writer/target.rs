@@ -3,9 +3,10 @@
 
 use std::collections::HashSet;
 
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{Array, ArrayRef, RecordBatch};
 
-use super::columns::{gather, pick_times};
+use super::columns::{check_dates, gather, gather_times};
+use super::pending::{Device, Held, Rows};
 use crate::arrow::tsfile_types::{arrow_fits, DEVICE_COLUMN, TIME_COLUMN};
 use crate::tsfile::format::schema::{MeasurementSchema, TableSchema};
 use crate::tsfile::format::{ColumnCategory, DataType, DeviceId};
@@ -29,9 +30,9 @@ pub(super) enum Target {
 /// columns in table order, or the one `device` column) and the value columns (FIELD columns
 /// in table order, or the measurements), `None` where the batch lacks one.
 pub(super) struct Matched<'a> {
-    pub time: Option<&'a dyn Array>,
-    pub keys: Vec<Option<&'a dyn Array>>,
-    pub values: Vec<Option<&'a dyn Array>>,
+    pub time: Option<&'a ArrayRef>,
+    pub keys: Vec<Option<&'a ArrayRef>>,
+    pub values: Vec<Option<&'a ArrayRef>>,
 }
 
 impl Target {
@@ -57,7 +58,7 @@ impl Target {
         for (field, array) in schema.fields().iter().zip(batch.columns()) {
             let name = field.name();
             if name.eq_ignore_ascii_case(TIME_COLUMN) {
-                if m.time.replace(array.as_ref()).is_some() {
+                if m.time.replace(array).is_some() {
                     return Err(Error::schema("the batch has two time columns"));
                 }
                 continue;
@@ -69,7 +70,7 @@ impl Target {
                     field.data_type()
                 )));
             }
-            if slot.replace(array.as_ref()).is_some() {
+            if slot.replace(array).is_some() {
                 return Err(Error::schema(format!("column {name} appears twice")));
             }
         }
@@ -89,7 +90,7 @@ impl Target {
         &self,
         m: &'m mut Matched<'a>,
         name: &str,
-    ) -> Result<(&'m mut Option<&'a dyn Array>, DataType, String)> {
+    ) -> Result<(&'m mut Option<&'a ArrayRef>, DataType, String)> {
         match self {
             Target::Table(t) => {
                 let owner = format!("table {}", t.name);
@@ -146,58 +147,73 @@ impl Target {
         }
     }
 
-    /// The rows `rows` of one device (named by `key`) as a [`DeviceBatch`].
-    pub(super) fn device_batch(
-        &self,
-        key: &[Option<&str>],
-        rows: &[usize],
-        times: &[i64],
-        values: &[Option<&dyn Array>],
-    ) -> Result<DeviceBatch> {
-        let times = pick_times(times, rows)?;
-        let mut columns = Vec::new();
+    /// The device a row of key `key` (TAG values, or the device path) belongs to.
+    pub(super) fn device_id(&self, key: &[Option<&str>]) -> Result<DeviceId> {
         match self {
             Target::Table(t) => {
-                let tags: Vec<(String, Option<String>)> = t
-                    .tags()
-                    .zip(key)
-                    .map(|(c, v)| (c.schema.name.clone(), v.map(str::to_owned)))
-                    .collect();
-                let fields = t
-                    .columns
-                    .iter()
-                    .filter(|c| c.category == ColumnCategory::Field);
-                for (c, a) in fields.zip(values) {
-                    if let Some(a) = a {
-                        columns.push(gather(&c.schema.name, c.schema.data_type, *a, rows)?);
-                    }
-                }
-                let device =
-                    DeviceId::from_table(&t.name, key.iter().map(|v| v.map(str::to_owned)))?;
-                Ok(DeviceBatch {
-                    table: t.name.clone(),
-                    device,
-                    tags,
-                    times,
-                    columns,
-                })
+                DeviceId::from_table(&t.name, key.iter().map(|v| v.map(str::to_owned)))
             }
-            Target::Tree { measurements, .. } => {
-                let path = key.first().copied().flatten().unwrap_or_default();
-                let device = DeviceId::from_tree_path(path)?;
-                for (ms, a) in measurements.iter().zip(values) {
-                    if let Some(a) = a {
-                        columns.push(gather(&ms.name, ms.data_type, *a, rows)?);
-                    }
-                }
-                Ok(DeviceBatch {
-                    table: device.table_name().to_owned(),
-                    device,
-                    tags: Vec::new(),
-                    times,
-                    columns,
-                })
+            Target::Tree { .. } => {
+                DeviceId::from_tree_path(key.first().copied().flatten().unwrap_or_default())
             }
         }
+    }
+
+    /// The value columns (FIELD columns in table order, or the measurements): name and type.
+    fn value_columns(&self) -> Vec<(&str, DataType)> {
+        match self {
+            Target::Table(t) => (t.columns.iter())
+                .filter(|c| c.category == ColumnCategory::Field)
+                .map(|c| (c.schema.name.as_str(), c.schema.data_type))
+                .collect(),
+            Target::Tree { measurements, .. } => (measurements.iter())
+                .map(|m| (m.name.as_str(), m.data_type))
+                .collect(),
+        }
+    }
+
+    /// Checks the values a batch's columns hold (its DATE values are within years 0–9999),
+    /// so that writing it later cannot fail on them.
+    pub(super) fn check_values(&self, values: &[Option<&ArrayRef>]) -> Result<()> {
+        for ((name, dt), a) in self.value_columns().into_iter().zip(values) {
+            if let (DataType::Date, Some(a)) = (dt, a) {
+                check_dates(name, a.as_ref())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The held rows of `device` as one [`DeviceBatch`].
+    pub(super) fn device_batch(&self, device: &Device, held: &[Held]) -> Result<DeviceBatch> {
+        let gone = || Error::invalid("held batch vanished");
+        let batches = (device.parts.iter())
+            .map(|(b, rows)| Ok((held.get(*b).ok_or_else(gone)?, rows)))
+            .collect::<Result<Vec<_>>>()?;
+        let time_parts: Vec<(&dyn Array, &Rows)> =
+            batches.iter().map(|(h, r)| (h.time.as_ref(), *r)).collect();
+        let times = gather_times(&time_parts)?;
+        let mut columns = Vec::new();
+        for (j, (name, dt)) in self.value_columns().into_iter().enumerate() {
+            let parts: Vec<(Option<&dyn Array>, &Rows)> = (batches.iter())
+                .map(|(h, r)| (h.values.get(j).and_then(|a| a.as_deref()), *r))
+                .collect();
+            columns.extend(gather(name, dt, &parts)?);
+        }
+        let (table, tags) = match self {
+            Target::Table(t) => {
+                let tags = (t.tags().zip(&device.key))
+                    .map(|(c, v)| (c.schema.name.clone(), v.clone()))
+                    .collect();
+                (t.name.clone(), tags)
+            }
+            Target::Tree { .. } => (device.id.table_name().to_owned(), Vec::new()),
+        };
+        Ok(DeviceBatch {
+            table,
+            device: device.id.clone(),
+            tags,
+            times,
+            columns,
+        })
     }
 }

@@ -184,6 +184,33 @@ wire!(f64, read_f64_be, |v: f64| if v.is_nan() {
     v.to_bits()
 });
 
+impl NumStats<i64, f64> {
+    /// [`accumulate`](Self::accumulate) of 64-bit integers into Java's `double` sum. While
+    /// every partial sum is an integer below 2^52 in magnitude each of Java's additions is
+    /// exact, so the sum is the integer sum, added up without a dependency chain; otherwise
+    /// value by value.
+    fn accumulate_i64(&mut self, v: &[i64], empty: bool) {
+        const EXACT: f64 = (1u64 << 52) as f64;
+        let (Some(&first), Some(&last)) = (v.first(), v.last()) else {
+            return;
+        };
+        let (lo, hi) = (v.iter()).fold((i64::MAX, i64::MIN), |(l, h), &x| (l.min(x), h.max(x)));
+        let base = if empty { 0.0 } else { self.sum };
+        let widest = lo.unsigned_abs().max(hi.unsigned_abs()) as f64;
+        if base.fract() != 0.0 || base.abs() + widest * v.len() as f64 >= EXACT {
+            return self.accumulate(v, empty, |x| x as f64);
+        }
+        // |total| < 2^52: no overflow.
+        let total: i64 = v.iter().sum();
+        if empty {
+            (self.min, self.max, self.first) = (lo, hi, first);
+        } else {
+            (self.min, self.max) = (self.min.min(lo), self.max.max(hi));
+        }
+        (self.last, self.sum) = (last, base + total as f64);
+    }
+}
+
 // The methods are private; the bound names a private trait on purpose.
 #[allow(private_bounds)]
 impl<T: Wire, S: Wire + std::ops::AddAssign> NumStats<T, S> {
@@ -406,7 +433,7 @@ impl Statistics {
                 }
             }
             (StatValues::Int32(n), Values::Int32(v)) => n.accumulate(v, empty, i64::from),
-            (StatValues::Int64(n), Values::Int64(v)) => n.accumulate(v, empty, |x| x as f64),
+            (StatValues::Int64(n), Values::Int64(v)) => n.accumulate_i64(v, empty),
             (StatValues::Float(n), Values::Float(v)) => n.accumulate(v, empty, f64::from),
             (StatValues::Double(n), Values::Double(v)) => n.accumulate(v, empty, |x| x),
             // Byte strings: find the winners first and copy each once (no copy per value).
@@ -589,4 +616,32 @@ fn keyed_cmp(x: &[u8], kx: u64, y: &[u8], ky: u64) -> std::cmp::Ordering {
         (Some(a), Some(b)) if !a.is_empty() && !b.is_empty() => a.cmp(b),
         _ => x.len().cmp(&y.len()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NumStats;
+    use proptest::prelude::*;
+
+    fn values() -> impl Strategy<Value = Vec<i64>> {
+        let small = -1000i64..1000;
+        let wide = any::<i64>();
+        let edge = prop_oneof![Just(1i64 << 52), Just(-(1i64 << 52)), Just(1i64 << 40)];
+        prop::collection::vec(prop_oneof![4 => small, 1 => wide, 1 => edge], 0..40)
+    }
+
+    proptest! {
+        /// The integer-sum shortcut gives Java's value-by-value `double` sum bit for bit.
+        #[test]
+        fn the_exact_integer_sum_equals_the_sequential_double_sum(a in values(), b in values()) {
+            let (mut fast, mut slow) = (NumStats::<i64, f64>::default(), NumStats::default());
+            fast.accumulate_i64(&a, true);
+            slow.accumulate(&a, true, |x| x as f64);
+            let empty = a.is_empty();
+            fast.accumulate_i64(&b, empty);
+            slow.accumulate(&b, empty, |x| x as f64);
+            prop_assert_eq!((fast.min, fast.max, fast.first, fast.last), (slow.min, slow.max, slow.first, slow.last));
+            prop_assert_eq!(fast.sum.to_bits(), slow.sum.to_bits());
+        }
+    }
 }

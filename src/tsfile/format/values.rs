@@ -49,6 +49,29 @@ impl BinaryValues {
         self.data.extend_from_slice(v);
         self.offsets.push(self.data.len());
     }
+    /// Appends the run of Arrow-style values `offsets.len() - 1` values whose bytes are
+    /// `data[offsets[i]..offsets[i + 1]]` (offsets non-decreasing): one copy of their bytes.
+    ///
+    /// Errors: offsets that decrease or run past `data`.
+    pub fn extend_from_offsets(&mut self, data: &[u8], offsets: &[i32]) -> Result<()> {
+        let bad = || crate::Error::invalid("binary offsets decrease or run past their data");
+        let (Some(&start), Some(&end)) = (offsets.first(), offsets.last()) else {
+            return Ok(());
+        };
+        let (start, end) = (usize::try_from(start).map_err(|_| bad())?, end as usize);
+        let bytes = data.get(start..end).ok_or_else(bad)?;
+        let increasing =
+            (offsets.iter().zip(offsets.iter().skip(1))).fold(true, |ok, (a, b)| ok & (a <= b));
+        if !increasing {
+            return Err(bad());
+        }
+        let base = self.data.len();
+        self.data.extend_from_slice(bytes);
+        let rest = offsets.get(1..).unwrap_or_default();
+        self.offsets
+            .extend(rest.iter().map(|&o| base + (o as usize - start)));
+        Ok(())
+    }
     /// The values in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
         self.offsets.windows(2).map(|w| match *w {
@@ -232,5 +255,49 @@ impl Values {
             _ => return Err(bad()),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BinaryValues;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_run_of_offsets_appends_as_value_by_value_pushes(
+            before in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..5), 0..4),
+            values in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..5), 0..12),
+            cut in (0usize..13, 0usize..13),
+        ) {
+            let (mut data, mut offsets) = (Vec::new(), vec![0i32]);
+            for v in &values {
+                data.extend_from_slice(v);
+                offsets.push(data.len() as i32);
+            }
+            let (a, b) = (cut.0.min(values.len()), cut.1.min(values.len()));
+            let (a, b) = (a.min(b), a.max(b));
+            let (mut bulk, mut one_by_one) = (BinaryValues::default(), BinaryValues::default());
+            for v in &before {
+                bulk.push(v);
+                one_by_one.push(v);
+            }
+            bulk.extend_from_offsets(&data, &offsets[a..=b]).unwrap();
+            for v in &values[a..b] {
+                one_by_one.push(v);
+            }
+            prop_assert_eq!(bulk, one_by_one);
+        }
+    }
+
+    #[test]
+    fn bad_offsets_are_refused() {
+        let mut v = BinaryValues::default();
+        assert!(v.extend_from_offsets(b"abc", &[0, 2, 1]).is_err());
+        assert!(v.extend_from_offsets(b"abc", &[0, 4]).is_err());
+        assert!(v.extend_from_offsets(b"abc", &[-1, 2]).is_err());
+        assert!(v.is_empty());
+        v.extend_from_offsets(b"abc", &[1, 3]).unwrap();
+        assert_eq!(v.get(0), Some(&b"bc"[..]));
     }
 }

@@ -177,6 +177,11 @@ impl<W: Write> TsFileWriter<W> {
         TsFileWriterBuilder::new(out)
     }
 
+    /// The options the writer was made with.
+    pub fn options(&self) -> &WriterOptions {
+        &self.options
+    }
+
     /// Starts a file: writes the magic and version.
     pub fn new(mut out: W, options: WriterOptions) -> Result<Self> {
         options.validate()?;
@@ -560,7 +565,7 @@ impl<W: Write> TsFileWriter<W> {
     }
 
     /// Writes every buffered chunk group; any error poisons the writer.
-    fn flush_groups(&mut self) -> Result<()> {
+    pub(crate) fn flush_groups(&mut self) -> Result<()> {
         self.check()?;
         let r = self.write_groups();
         if r.is_err() {
