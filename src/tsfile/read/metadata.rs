@@ -4,6 +4,8 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::cursor::Cursor;
 use crate::source::ByteSource;
@@ -40,6 +42,11 @@ pub struct DeviceIndex {
     /// `[start, end)` of the device's measurement root node.
     pub measurement_root: (u64, u64),
 }
+
+/// Device-level index nodes already parsed, by byte range (see
+/// [`FileMetadata::find_device_in`]); kept for one query's searches.
+#[derive(Debug, Default)]
+pub(crate) struct NodeCache(HashMap<(u64, u64), Rc<MetadataIndexNode>>);
 
 /// A file's footer, and the means to walk its index.
 ///
@@ -267,11 +274,24 @@ impl FileMetadata {
         src: &S,
         device: &DeviceId,
     ) -> Result<Option<(u64, u64)>> {
-        let Some(mut node) = self.footer.table_root(device.table_name()).cloned() else {
+        self.find_device_in(src, device, &mut NodeCache::default())
+    }
+
+    /// [`find_device`](Self::find_device), reusing the index nodes `cache` holds (and
+    /// adding those it reads): the searches for many devices parse each node once.
+    pub(crate) fn find_device_in<S: ByteSource + ?Sized>(
+        &self,
+        src: &S,
+        device: &DeviceId,
+        cache: &mut NodeCache,
+    ) -> Result<Option<(u64, u64)>> {
+        let Some(root) = self.footer.table_root(device.table_name()) else {
             return Ok(None);
         };
+        let mut child: Option<Rc<MetadataIndexNode>> = None;
         let mut path = vec![INLINE_ROOT];
         loop {
+            let node: &MetadataIndexNode = child.as_deref().unwrap_or(root);
             let NodeEntries::Device(entries) = &node.entries else {
                 return Ok(None);
             };
@@ -287,7 +307,7 @@ impl FileMetadata {
             let Some(i) = i.checked_sub(1) else {
                 return self.scan_for_device(src, device);
             };
-            let range = self.child_range(&node, i)?;
+            let range = self.child_range(node, i)?;
             if node.node_type == NodeType::LeafDevice {
                 return match entries.get(i) {
                     Some(e) if self.same_device(&e.device, device) => Ok(Some(range)),
@@ -295,7 +315,15 @@ impl FileMetadata {
                 };
             }
             self.check_descent(range, &path)?;
-            node = self.read_node(src, range, true)?;
+            let next = match cache.0.get(&range) {
+                Some(n) => n.clone(),
+                None => {
+                    let n = Rc::new(self.read_node(src, range, true)?);
+                    cache.0.insert(range, n.clone());
+                    n
+                }
+            };
+            child = Some(next);
             path.push(range);
         }
     }

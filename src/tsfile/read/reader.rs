@@ -17,7 +17,7 @@ use std::sync::Arc;
 use super::chunk_reader::RawChunk;
 use super::explain::{Explain, Reason};
 use super::filter::Tri;
-use super::metadata::{DeviceIndex, FileMetadata, FileParts};
+use super::metadata::{DeviceIndex, FileMetadata, FileParts, NodeCache};
 use super::plan::{check_filter, device_tags, tag_verdict, DevicePlan};
 pub use super::query::Query;
 use super::rows::{append_rows, split_rows, Window};
@@ -288,7 +288,8 @@ impl<S: ByteSource> TsFileReader<S> {
     }
 
     /// Named devices, each asked of the Bloom filter (any selected column, or the aligned
-    /// time column) and then searched for in the device index.
+    /// time column) and then searched for in the device index (each index node parsed once
+    /// for all of them).
     fn find_devices(
         &self,
         devices: &[&DeviceId],
@@ -297,6 +298,7 @@ impl<S: ByteSource> TsFileReader<S> {
         ex: &mut Explain,
     ) -> Result<Vec<DeviceIndex>> {
         let mut out = Vec::new();
+        let mut nodes = NodeCache::default();
         for &d in devices {
             ex.devices.consider();
             if let Some(b) = &self.metadata.footer().bloom {
@@ -319,7 +321,7 @@ impl<S: ByteSource> TsFileReader<S> {
                     continue;
                 }
             }
-            match self.metadata.find_device(&self.source, d)? {
+            match self.metadata.find_device_in(&self.source, d, &mut nodes)? {
                 Some(range) => out.push(DeviceIndex {
                     device: d.clone(),
                     measurement_root: range,
