@@ -34,48 +34,49 @@ pub(crate) fn encode_groups(
     work: &mut PageWork,
     mut emit: impl FnMut(usize, &mut EncodedGroup) -> Result<()>,
 ) -> Result<()> {
-    let busy = groups.iter().filter(|(_, g)| !g.is_empty()).count();
-    let per_thread = if threads <= 1 || busy < 2 {
-        groups.len().max(1)
+    // Only groups holding rows are shared out (an even share of all devices could give one
+    // thread every busy one).
+    let mut busy: Vec<(usize, &mut (&DeviceId, &mut Group))> = (groups.iter_mut().enumerate())
+        .filter(|(_, (_, g))| !g.is_empty())
+        .collect();
+    let per_thread = if threads <= 1 || busy.len() < 2 {
+        busy.len().max(1)
     } else {
-        groups.len().div_ceil(threads)
+        busy.len().div_ceil(threads)
     };
-    let mut parts = groups.chunks_mut(per_thread);
+    let mut parts = busy.chunks_mut(per_thread);
     let mine = parts.next().unwrap_or_default();
     std::thread::scope(|s| {
         let workers: Vec<_> = parts
             .map(|part| {
-                s.spawn(move || -> Result<Vec<Option<EncodedGroup>>> {
+                s.spawn(move || -> Result<Vec<(usize, EncodedGroup)>> {
                     let mut codecs = PageCodecs::new();
                     codecs.set_level(Compression::Zstd, Some(zstd_level))?;
                     let mut work = PageWork::new(codecs);
-                    part.iter_mut()
-                        .map(|(id, g)| {
-                            let mut e = EncodedGroup::default();
-                            Ok(encode_group(id, g, &mut work, &mut e)?.then_some(e))
-                        })
-                        .collect()
+                    let mut out = Vec::with_capacity(part.len());
+                    for (i, (id, g)) in part.iter_mut() {
+                        let mut e = EncodedGroup::default();
+                        if encode_group(id, g, &mut work, &mut e)? {
+                            out.push((*i, e));
+                        }
+                    }
+                    Ok(out)
                 })
             })
             .collect();
         let mut buffer = EncodedGroup::default();
-        for (i, (id, g)) in mine.iter_mut().enumerate() {
+        for (i, (id, g)) in mine.iter_mut() {
             if encode_group(id, g, work, &mut buffer)? {
-                emit(i, &mut buffer)?;
+                emit(*i, &mut buffer)?;
             }
         }
-        let mut next = mine.len();
         for w in workers {
             let part = w
                 .join()
                 .map_err(|_| Error::invalid("a page-encoding thread panicked"))??;
-            let n = part.len();
-            for (i, e) in part.into_iter().enumerate() {
-                if let Some(mut e) = e {
-                    emit(next + i, &mut e)?;
-                }
+            for (i, mut e) in part {
+                emit(i, &mut e)?;
             }
-            next += n;
         }
         Ok(())
     })
