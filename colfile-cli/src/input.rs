@@ -14,7 +14,7 @@ use std::sync::Arc;
 use colfile::source::{
     AsyncByteSource, ByteSource, FetchedSource, FileSource, ObjectSource, PlannedSource,
 };
-use colfile::{Error, ErrorKind, Result};
+use colfile::{ErrorKind, Result};
 
 /// The bytes a command reads.
 #[derive(Debug)]
@@ -76,19 +76,13 @@ const KEEP: u64 = 64 << 20;
 
 impl Remote {
     fn open(url: &str) -> Result<Remote> {
-        let parsed =
-            url::Url::parse(url).map_err(|e| Error::invalid(format!("{url}: not a URL: {e}")))?;
-        let (store, path) =
-            object_store::parse_url_opts(&parsed, std::env::vars()).map_err(|e| {
-                let msg = format!("{url}: cannot reach the store: {e}");
-                Error::with_source(ErrorKind::InvalidArgument(msg), e)
-            })?;
+        let (store, path) = ObjectSource::store_for_url(url)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()?;
         let object = runtime
-            .block_on(ObjectSource::open(Arc::from(store), path))?
+            .block_on(ObjectSource::open(store, path))?
             .with_name(url);
         let cache = FetchedSource::new(object.len());
         Ok(Remote {

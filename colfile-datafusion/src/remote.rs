@@ -138,9 +138,5 @@ impl TableUrl {
 /// `GOOGLE_*`/`AZURE_*` equivalents), as `object_store`'s builders read them.
 #[cfg(feature = "cli")]
 pub fn store_from_env(location: &str) -> colfile::Result<Arc<dyn ObjectStore>> {
-    let url = url::Url::parse(location)
-        .map_err(|e| Error::invalid(format!("{location}: not a URL: {e}")))?;
-    let (store, _) = object_store::parse_url_opts(&url, std::env::vars())
-        .map_err(|e| Error::invalid(format!("{location}: cannot reach the store: {e}")))?;
-    Ok(Arc::from(store))
+    colfile::source::ObjectSource::store_for_url(location).map(|(store, _)| store)
 }

@@ -22,14 +22,21 @@ mod write;
 use errors::IntoPy;
 use read::{Batches, RcArgs, TsArgs};
 
-fn serde_of(name: &str) -> colfile::Result<Serde> {
-    match name.to_ascii_lowercase().as_str() {
-        "binary" => Ok(Serde::binary()),
-        "text" => Ok(Serde::text()),
-        other => Err(colfile::Error::invalid(format!(
-            "serde {other:?}: binary (LazyBinaryColumnarSerDe) or text (ColumnarSerDe)"
-        ))),
-    }
+/// The serde `name` (`binary`, `text`, or a Hive class name) with its Hive serde properties
+/// (text) or timestamp zone and calendar (binary).
+fn serde_of(
+    name: &str,
+    properties: Option<HashMap<String, String>>,
+    time_zone: Option<&str>,
+    calendar: Option<&str>,
+) -> colfile::Result<Serde> {
+    let mut props: Vec<(String, String)> = properties.unwrap_or_default().into_iter().collect();
+    props.sort();
+    let name = match name.to_ascii_lowercase().as_str() {
+        short @ ("binary" | "text") => short.to_string(),
+        _ => name.to_string(),
+    };
+    Serde::from_options(&name, &props, time_zone, calendar)
 }
 
 /// The batches of a TsFile query over a file, a directory of `.tsfile` files or a URL.
@@ -70,7 +77,7 @@ fn tsfile_batches(
 /// The batches of an RCFile scan over a file, a directory or a URL.
 #[pyfunction]
 #[pyo3(signature = (location, schema, serde="binary", columns=None, limit=None, batch_size=65536,
-                    timestamp_unit="ns"))]
+                    timestamp_unit="ns", serde_properties=None, time_zone=None, calendar=None))]
 #[allow(clippy::too_many_arguments)]
 fn rcfile_batches(
     py: Python<'_>,
@@ -81,6 +88,9 @@ fn rcfile_batches(
     limit: Option<u64>,
     batch_size: usize,
     timestamp_unit: &str,
+    serde_properties: Option<HashMap<String, String>>,
+    time_zone: Option<&str>,
+    calendar: Option<&str>,
 ) -> PyResult<Batches> {
     let unit = match timestamp_unit {
         "s" => TimeUnit::Second,
@@ -93,7 +103,7 @@ fn rcfile_batches(
         }
     };
     let schema = schema.parse().py_err(py)?;
-    let serde = serde_of(serde).py_err(py)?;
+    let serde = serde_of(serde, serde_properties, time_zone, calendar).py_err(py)?;
     let args = RcArgs {
         schema,
         serde,
@@ -141,7 +151,9 @@ fn write_tsfile(
 
 /// Writes an Arrow stream into a new RCFile; returns what was written.
 #[pyfunction]
-#[pyo3(signature = (path, data, schema=None, serde="binary", codec=None))]
+#[pyo3(signature = (path, data, schema=None, serde="binary", codec=None, serde_properties=None,
+                    time_zone=None, calendar=None))]
+#[allow(clippy::too_many_arguments)]
 fn write_rcfile(
     py: Python<'_>,
     path: PathBuf,
@@ -149,10 +161,13 @@ fn write_rcfile(
     schema: Option<&str>,
     serde: &str,
     codec: Option<String>,
+    serde_properties: Option<HashMap<String, String>>,
+    time_zone: Option<&str>,
+    calendar: Option<&str>,
 ) -> PyResult<HashMap<&'static str, u64>> {
     let w = write::RcWrite {
         schema: schema.map(str::parse).transpose().py_err(py)?,
-        serde: serde_of(serde).py_err(py)?,
+        serde: serde_of(serde, serde_properties, time_zone, calendar).py_err(py)?,
         codec,
     };
     let summary = py.detach(|| write::write_rcfile(&path, data.0, w));

@@ -67,13 +67,7 @@ pub fn files(location: &str, keep: impl Fn(&str) -> bool) -> Result<Vec<Place>> 
         let path = PathBuf::from(local.unwrap_or(location));
         return local_files(&path, &keep);
     }
-    let parsed = url::Url::parse(location)
-        .map_err(|e| Error::invalid(format!("{location}: not a URL: {e}")))?;
-    let (store, path) = object_store::parse_url_opts(&parsed, std::env::vars()).map_err(|e| {
-        let msg = format!("{location}: cannot reach the store: {e}");
-        Error::with_source(ErrorKind::InvalidArgument(msg), e)
-    })?;
-    let store: Arc<dyn ObjectStore> = Arc::from(store);
+    let (store, path) = ObjectSource::store_for_url(location)?;
     if !location.ends_with('/') {
         let url = location.to_string();
         return Ok(vec![Place::Remote { store, path, url }]);

@@ -8,13 +8,14 @@ use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
 use arrow_pyarrow::{IntoPyArrow, PyArrowType};
 use arrow_schema::{Schema, SchemaRef};
 use colfile::arrow::{
-    RcFileArrowReader, RcFileRecordBatchStreamBuilder, TsFileArrowReader,
+    AsyncReadOptions, RcFileArrowReader, RcFileRecordBatchStreamBuilder, TsFileArrowReader,
     TsFileRecordBatchStreamBuilder,
 };
 use colfile::rcfile::{Schema as HiveSchema, Serde};
 use colfile::source::{FileSource, PlannedSource};
+use colfile::tsfile::mods::Modifications;
 use colfile::tsfile::{Filter, Query, TsFileReader};
-use colfile::{Error, Result};
+use colfile::{Error, Limits, Result};
 use futures_util::StreamExt;
 use pyo3::prelude::*;
 
@@ -245,10 +246,21 @@ fn open_tsfile_unlocated(read: &TsRead, place: &Place) -> Result<(SchemaRef, Fil
             let batches: FileBatches = Box::new(r.planned().map(arrow_result));
             Ok((schema, batches))
         }
-        Place::Remote { .. } => {
+        Place::Remote { store, path, .. } => {
             let object = place.object()?;
             let stream = runtime().block_on(async {
-                let b = TsFileRecordBatchStreamBuilder::new(object).await?;
+                let modifications = match read.mods {
+                    true => {
+                        let limits = Limits::default();
+                        Some(Modifications::for_object(store.as_ref(), path, &limits).await?)
+                    }
+                    false => None,
+                };
+                let options = AsyncReadOptions {
+                    modifications,
+                    ..AsyncReadOptions::default()
+                };
+                let b = TsFileRecordBatchStreamBuilder::new_with_options(object, options).await?;
                 b.with_query(read.query.clone())
                     .with_batch_size(read.batch_size)
                     .build()

@@ -119,3 +119,23 @@ def test_a_missing_object_is_an_error_naming_it(s3):
     with pytest.raises(colfile.ColfileError) as e:
         colfile.read_tsfile("s3://pybucket/ts/missing.tsfile")
     assert "missing.tsfile" in str(e.value)
+
+
+def test_deletions_beside_an_object_apply_as_beside_a_local_file(s3, tmp_path):
+    local = tmp_path / "t.tsfile"
+    shutil.copy(TSFILES / "tree_basic.tsfile", local)
+    # IoTDB's text form: delete root.x.s at times 1..1 in data written before the file
+    # reached the offset given (here: all of it).
+    (tmp_path / "t.tsfile.mods").write_text("DELETION,root.x.s,9223372036854775807,1,1\n")
+    upload(s3, "mods/t.tsfile", local)
+    upload(s3, "mods/t.tsfile.mods", tmp_path / "t.tsfile.mods")
+    whole = colfile.read_tsfile(TSFILES / "tree_basic.tsfile")
+    kept = colfile.read_tsfile(local)
+    assert kept.num_rows == whole.num_rows - 1
+    assert colfile.read_tsfile("s3://pybucket/mods/t.tsfile").equals(kept)
+    assert colfile.read_tsfile("s3://pybucket/mods/t.tsfile", mods=False).equals(whole)
+    # A damaged modification object is an error naming it.
+    put(f"{s3}/pybucket/mods/t.tsfile.mods", b"DELETION,root.x.s,1,not-a-time,1\n")
+    with pytest.raises(colfile.ColfileError) as e:
+        colfile.read_tsfile("s3://pybucket/mods/t.tsfile")
+    assert "t.tsfile.mods" in str(e.value)

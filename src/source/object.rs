@@ -78,6 +78,34 @@ impl ObjectSource {
         }
     }
 
+    /// The store and object path a URL names (`s3://bucket/key`, `gs://…`, `az://…`,
+    /// `http(s)://…`), configured from the environment as `object_store`'s builders read it
+    /// (`AWS_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`, `AWS_ALLOW_HTTP`, the `GOOGLE_*` and
+    /// `AZURE_*` equivalents). Each scheme needs its `object_store` feature (`aws`, `gcp`,
+    /// `azure`, `http`), which is the application's to turn on.
+    ///
+    /// Errors: [`ErrorKind::InvalidArgument`] naming the URL, for one that does not parse or
+    /// names a store this build cannot reach.
+    ///
+    /// ```
+    /// use colfile::source::ObjectSource;
+    /// // No request is made: the store is only configured.
+    /// let (_, path) = ObjectSource::store_for_url("s3://warehouse/t/dt=1/part-0.rc")?;
+    /// assert_eq!(path.as_ref(), "t/dt=1/part-0.rc");
+    /// assert!(ObjectSource::store_for_url("not a url").is_err());
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn store_for_url(url: &str) -> Result<(Arc<dyn ObjectStore>, Path)> {
+        let parsed =
+            url::Url::parse(url).map_err(|e| Error::invalid(format!("{url}: not a URL: {e}")))?;
+        let (store, path) =
+            object_store::parse_url_opts(&parsed, std::env::vars()).map_err(|e| {
+                let msg = format!("{url}: cannot reach the store: {e}");
+                Error::with_source(ErrorKind::InvalidArgument(msg), e)
+            })?;
+        Ok((Arc::from(store), path))
+    }
+
     /// Names the object `name` in errors (e.g. the `s3://bucket/key` URL it was opened by),
     /// instead of the store's own name for itself followed by the path.
     pub fn with_name(mut self, name: impl Into<String>) -> Self {

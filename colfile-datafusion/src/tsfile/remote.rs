@@ -87,27 +87,17 @@ pub(crate) async fn open_alone(
     file: &TableFile,
     options: &TsFileOptions,
 ) -> colfile::Result<(Arc<TsFileReader<CountedSource>>, Opened)> {
-    let mut mods = Vec::new();
-    for suffix in [".mods", ".mods2"].iter().filter(|_| options.apply_mods) {
-        let beside = TableFile {
-            path: format!("{}{suffix}", file.path.display()).into(),
-            len: 0,
-        };
-        match store.head(&TableUrl::object_path(&beside)?).await {
-            Ok(meta) => mods.push(TableFile {
-                len: meta.size,
-                ..beside
-            }),
-            Err(object_store::Error::NotFound { .. }) => {}
-            Err(e) => {
-                let name = beside.path.display();
-                return Err(colfile::Error::invalid(format!("{name}: {e}")));
-            }
+    let deletions = match options.apply_mods {
+        true => {
+            let path = TableUrl::object_path(file)?;
+            Modifications::for_object(store.as_ref(), &path, &Limits::default()).await?
         }
-    }
-    open_one(store, file, &mods).await
+        false => Modifications::default(),
+    };
+    open_with(store, file, deletions).await
 }
 
+/// Opens `file` with the deletions of the listed modification objects `mods`.
 async fn open_one(
     store: &Arc<dyn ObjectStore>,
     file: &TableFile,
@@ -128,6 +118,15 @@ async fn open_one(
         let bytes = got.bytes().await.map_err(fetch)?;
         deletions = deletions.union(Modifications::parse(&bytes, &name, &limits)?);
     }
+    open_with(store, file, deletions).await
+}
+
+/// Opens `file` (footer and index fetched) with `deletions`.
+async fn open_with(
+    store: &Arc<dyn ObjectStore>,
+    file: &TableFile,
+    deletions: Modifications,
+) -> colfile::Result<(Arc<TsFileReader<CountedSource>>, Opened)> {
     let path = TableUrl::object_path(file)?;
     let name = file.path.display().to_string();
     let object = ObjectSource::with_len(Arc::clone(store), path, file.len).with_name(name);

@@ -110,8 +110,9 @@ def read_tsfile_batches(
     default its only table); tree-model files give ``time``, ``device`` and one column per
     measurement. ``columns`` selects TAG/FIELD columns (measurements), ``start``/``end``
     bound the time inclusively, ``tag_filter`` keeps matching rows, and ``limit`` stops
-    after that many rows. IoTDB deletions in ``FILE.mods``/``FILE.mods2`` beside a local
-    file are applied unless ``mods=False``. Time is a millisecond timestamp.
+    after that many rows. IoTDB deletions in ``FILE.mods``/``FILE.mods2`` beside the file
+    (local, or objects of the same store) are applied unless ``mods=False``. Time is a
+    millisecond timestamp.
     """
     tags, text = _tag_args(tag_filter)
     batches = _colfile.tsfile_batches(
@@ -191,6 +192,9 @@ def read_rcfile_batches(
     *,
     batch_size: int = _BATCH_ROWS,
     timestamp_unit: str = "ns",
+    serde_properties: Optional[Mapping[str, str]] = None,
+    time_zone: Optional[str] = None,
+    calendar: Optional[str] = None,
 ) -> pa.RecordBatchReader:
     """Streams an RCFile (or a directory of them, or a URL) as a ``pyarrow.RecordBatchReader``.
 
@@ -201,11 +205,24 @@ def read_rcfile_batches(
     ``timestamp_unit`` (``"s"``, ``"ms"``, ``"us"``, ``"ns"``) is the unit of timestamp
     columns: nanoseconds hold Hive's precision for the years 1677 to 2262, a coarser unit
     holds every year Hive allows (years 1 to 9999) and cuts the finer digits.
+
+    The table's serde settings: ``serde_properties`` (text serde) are Hive's
+    ``SERDEPROPERTIES`` such as ``{"field.delim": "|", "serialization.null.format": ""}``;
+    ``time_zone`` (``"UTC"``, the default, ``"+05:30"``, ``"America/New_York"``) and
+    ``calendar`` (``"proleptic"``, the default, or ``"hybrid"``, Hive 2's Julian/Gregorian
+    calendar) say how the binary serde's timestamps and dates were written.
     """
     batches = _colfile.rcfile_batches(
-        _location(path), _hive_schema(schema), serde, columns, limit, batch_size, timestamp_unit
+        _location(path), _hive_schema(schema), serde, columns, limit, batch_size, timestamp_unit,
+        _props(serde_properties), time_zone, calendar,
     )
     return pa.RecordBatchReader.from_batches(batches.schema, batches)
+
+
+def _props(properties: Optional[Mapping[str, str]]) -> Optional[Dict[str, str]]:
+    if properties is None:
+        return None
+    return {str(k): str(v) for k, v in properties.items()}
 
 
 def read_rcfile(
@@ -216,12 +233,15 @@ def read_rcfile(
     limit: Optional[int] = None,
     *,
     timestamp_unit: str = "ns",
+    serde_properties: Optional[Mapping[str, str]] = None,
+    time_zone: Optional[str] = None,
+    calendar: Optional[str] = None,
 ) -> pa.Table:
     """Reads an RCFile as a ``pyarrow.Table`` (see :func:`read_rcfile_batches`)."""
-    batches = _colfile.rcfile_batches(
-        _location(path), _hive_schema(schema), serde, columns, limit, _BATCH_ROWS, timestamp_unit
-    )
-    return batches.read_all()
+    return read_rcfile_batches(
+        path, schema, serde, columns, limit, timestamp_unit=timestamp_unit,
+        serde_properties=serde_properties, time_zone=time_zone, calendar=calendar,
+    ).read_all()
 
 
 def read_rcfile_pandas(
@@ -232,9 +252,15 @@ def read_rcfile_pandas(
     limit: Optional[int] = None,
     *,
     timestamp_unit: str = "ns",
+    serde_properties: Optional[Mapping[str, str]] = None,
+    time_zone: Optional[str] = None,
+    calendar: Optional[str] = None,
 ) -> "pandas.DataFrame":
     """:func:`read_rcfile` as a pandas DataFrame, converted without holding two copies."""
-    return _pandas(read_rcfile(path, schema, serde, columns, limit, timestamp_unit=timestamp_unit))
+    return _pandas(read_rcfile(
+        path, schema, serde, columns, limit, timestamp_unit=timestamp_unit,
+        serde_properties=serde_properties, time_zone=time_zone, calendar=calendar,
+    ))
 
 
 _WIDEN = {
@@ -342,6 +368,10 @@ def write_rcfile(
     schema: Optional[Union[str, Iterable[str]]] = None,
     serde: str = "binary",
     codec: Optional[str] = None,
+    *,
+    serde_properties: Optional[Mapping[str, str]] = None,
+    time_zone: Optional[str] = None,
+    calendar: Optional[str] = None,
 ) -> Dict[str, int]:
     """Writes a pyarrow table, record batch, record-batch reader or pandas frame to a new RCFile.
 
@@ -350,8 +380,11 @@ def write_rcfile(
     compression), ``"deflate"``, ``"gzip"``, ``"snappy"``, ``"lz4"``, ``"zstd"`` or ``"bzip2"``
     (Hadoop's codec classes, as Hive reads them). The file appears at ``path`` only once
     complete and synced. Returns ``rows``, ``row_groups`` and ``bytes``.
+    ``serde_properties``, ``time_zone`` and ``calendar`` are the table's serde settings, as
+    :func:`read_rcfile_batches` takes them.
     """
     hive = None if schema is None else _hive_schema(schema)
     return _colfile.write_rcfile(
-        os.fspath(path), _arrow_data(data, for_tsfile=False), hive, serde, codec
+        os.fspath(path), _arrow_data(data, for_tsfile=False), hive, serde, codec,
+        _props(serde_properties), time_zone, calendar,
     )

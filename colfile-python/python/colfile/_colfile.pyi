@@ -36,6 +36,9 @@ def rcfile_batches(
     limit: Optional[int] = None,
     batch_size: int = 65536,
     timestamp_unit: str = "ns",
+    serde_properties: Optional[Dict[str, str]] = None,
+    time_zone: Optional[str] = None,
+    calendar: Optional[str] = None,
 ) -> Batches: ...
 def tsfile_tables(location: str) -> List[str]: ...
 def write_tsfile(
@@ -55,4 +58,7 @@ def write_rcfile(
     schema: Optional[str] = None,
     serde: str = "binary",
     codec: Optional[str] = None,
+    serde_properties: Optional[Dict[str, str]] = None,
+    time_zone: Optional[str] = None,
+    calendar: Optional[str] = None,
 ) -> Dict[str, int]: ...

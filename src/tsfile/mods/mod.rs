@@ -46,6 +46,8 @@
 //! ```
 
 pub mod binary;
+#[cfg(feature = "object_store")]
+mod object;
 pub mod pattern;
 mod ranges;
 pub mod text;
