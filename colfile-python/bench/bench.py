@@ -3,7 +3,8 @@
 Reads and writes the same IoT-shaped table (tags ``region``, ``device_id``; fields INT64,
 DOUBLE, FLOAT, INT32, BOOLEAN, STRING; ``--devices`` devices, times in steps of one second,
 device-major batches of 100,000 rows) and reports rows per second, the ratio colfile /
-official and each side's peak memory. Every measurement runs in a fresh process, so the
+official and each side's peak memory. Every measurement runs in a fresh process (with one
+OpenBLAS thread: numpy's idle threads would otherwise spin on the cores), so the
 peak (``ru_maxrss``) is that operation's; "extra" is the peak above the process's
 resident size just before the timed call (data generated, modules imported).
 
@@ -115,9 +116,12 @@ def child(mode, path, rows, devices):
 
 
 def run(mode, path, rows, devices):
+    # numpy (which makes the data) would leave OpenBLAS threads spinning on the cores the
+    # timed call runs on; neither side uses BLAS.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     out = subprocess.run([sys.executable, __file__, "--child", mode, "--path", path,
                           "--rows", str(rows), "--devices", str(devices)],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=env)
     if out.returncode != 0:
         raise SystemExit(f"{mode} failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])

@@ -28,7 +28,7 @@ mod columns;
 mod pending;
 mod target;
 
-use columns::{check_times, time_values};
+use columns::{check_times, key_runs, time_values};
 use pending::{encode_key, Held, Pending, Rows};
 use target::Target;
 
@@ -242,8 +242,8 @@ impl<W: Write> TsFileArrowWriter<W> {
             .iter()
             .map(|a| a.and_then(|a| a.as_string_opt::<i32>()))
             .collect();
-        // Rows of one device usually follow one another: a row whose key equals the key
-        // held (the row before's) joins that row's group without a lookup.
+        // Rows of one device usually follow one another: each run of rows with one key is
+        // looked up once.
         fn key_at<'a>(a: &Option<&'a StringArray>, row: usize) -> Option<&'a str> {
             a.and_then(|a| a.is_valid(row).then(|| a.value(row)))
         }
@@ -251,36 +251,22 @@ impl<W: Write> TsFileArrowWriter<W> {
         let mut slot_of: HashMap<usize, usize> = HashMap::new();
         let mut key: Vec<Option<&str>> = Vec::with_capacity(keys.len());
         let mut code = Vec::new();
-        let mut current = 0;
-        for row in 0..batch.num_rows() {
-            let same = row > 0 && keys.iter().zip(&key).all(|(a, k)| key_at(a, row) == *k);
-            if same {
-                if let Some((_, rows)) = groups.get_mut(current) {
-                    rows.push(row);
-                }
-                continue;
-            }
+        for run in key_runs(&keys, batch.num_rows()) {
             key.clear();
-            key.extend(keys.iter().map(|a| key_at(a, row)));
+            key.extend(keys.iter().map(|a| key_at(a, run.start)));
             encode_key(key.iter().copied(), &mut code);
             let target = &self.target;
             let device = self.pending.device(&code, || {
                 let id = target.device_id(&key)?;
                 Ok((key.iter().map(|v| v.map(str::to_owned)).collect(), id))
             })?;
-            current = match slot_of.get(&device) {
-                Some(&g) => {
-                    if let Some((_, rows)) = groups.get_mut(g) {
-                        rows.push(row);
-                    }
-                    g
-                }
+            match slot_of.get(&device).and_then(|&g| groups.get_mut(g)) {
+                Some((_, rows)) => rows.push_run(run),
                 None => {
-                    groups.push((device, Rows::one(row)));
+                    groups.push((device, Rows::Run(run)));
                     slot_of.insert(device, groups.len() - 1);
-                    groups.len() - 1
                 }
-            };
+            }
         }
         let mut accepted = Vec::with_capacity(groups.len());
         for (d, rows) in groups {

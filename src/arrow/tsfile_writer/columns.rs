@@ -6,7 +6,9 @@ use arrow_array::types::{
     Date32Type, Float32Type, Float64Type, Int32Type, Int64Type, TimestampMicrosecondType,
     TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType,
 };
-use arrow_array::Array;
+use std::ops::Range;
+
+use arrow_array::{Array, StringArray};
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType as ArrowType, TimeUnit};
 
@@ -27,7 +29,8 @@ pub(super) fn time_values(time: Option<&dyn Array>) -> Result<&[i64]> {
             time.data_type()
         ))
     })?;
-    if let Some(row) = (0..time.len()).find(|&r| time.is_null(r)) {
+    let nulls = time.logical_nulls().filter(|n| n.null_count() > 0);
+    if let Some(row) = nulls.and_then(|n| n.iter().position(|valid| !valid)) {
         return Err(Error::invalid(format!(
             "the time column is null in row {row}"
         )));
@@ -65,6 +68,41 @@ fn extend_rows<T: Copy>(
         }
     }
     Some(())
+}
+
+/// The runs of rows `0..n` over which every key column (`None`: absent, null in every row)
+/// holds one value, in order.
+pub(super) fn key_runs(keys: &[Option<&StringArray>], n: usize) -> Vec<Range<usize>> {
+    let mut starts = vec![false; n];
+    // Shorter arrays are refused before (a batch's columns have its length).
+    for a in keys.iter().flatten().filter(|a| n > 0 && a.len() >= n) {
+        let (offsets, data, nulls) = (a.value_offsets(), a.value_data(), a.nulls());
+        let value = |r: usize| -> Option<&[u8]> {
+            if nulls.is_some_and(|m| m.is_null(r)) {
+                return None;
+            }
+            let (&s, &e) = (offsets.get(r)?, offsets.get(r + 1)?);
+            data.get(usize::try_from(s).ok()?..usize::try_from(e).ok()?)
+        };
+        let mut prev = value(0);
+        for (r, start) in starts.iter_mut().enumerate().skip(1) {
+            let v = value(r);
+            *start |= v != prev;
+            prev = v;
+        }
+    }
+    let mut runs = Vec::new();
+    let mut begin = 0;
+    for (r, &start) in starts.iter().enumerate().skip(1) {
+        if start {
+            runs.push(begin..r);
+            begin = r;
+        }
+    }
+    if n > 0 {
+        runs.push(begin..n);
+    }
+    runs
 }
 
 /// Checks that the times of `rows` increase and start after the device's `last` time;
@@ -301,4 +339,30 @@ pub(super) fn check_dates(name: &str, array: &dyn Array) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_runs;
+    use arrow_array::StringArray;
+
+    #[test]
+    fn runs_end_where_any_key_changes_nulls_included() {
+        let a = StringArray::from(vec![Some("x"), Some("x"), None, None, Some("x"), Some("")]);
+        let b = StringArray::from(vec![
+            Some("1"),
+            Some("2"),
+            Some("2"),
+            Some("2"),
+            Some("2"),
+            None,
+        ]);
+        let runs = key_runs(&[Some(&a), Some(&b), None], 6);
+        assert_eq!(runs, vec![0..1, 1..2, 2..4, 4..5, 5..6]);
+        // A slice compares its own rows.
+        let s = a.slice(2, 3);
+        assert_eq!(key_runs(&[Some(&s)], 3), vec![0..2, 2..3]);
+        assert_eq!(key_runs(&[None], 4), vec![0..4]);
+        assert!(key_runs(&[Some(&a)], 0).is_empty());
+    }
 }

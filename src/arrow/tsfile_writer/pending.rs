@@ -19,21 +19,16 @@ pub(super) enum Rows {
 }
 
 impl Rows {
-    /// The one row `row`.
-    pub fn one(row: usize) -> Rows {
-        Rows::Run(row..row + 1)
-    }
-
-    /// Adds `row` (after every row held).
-    pub fn push(&mut self, row: usize) {
+    /// Adds the rows `run` (after every row held).
+    pub fn push_run(&mut self, run: Range<usize>) {
         match self {
-            Rows::Run(r) if r.end == row => r.end += 1,
+            Rows::Run(r) if r.end == run.start => r.end = run.end,
             Rows::Run(r) => {
                 let mut list: Vec<usize> = r.clone().collect();
-                list.push(row);
+                list.extend(run);
                 *self = Rows::List(list);
             }
-            Rows::List(l) => l.push(row),
+            Rows::List(l) => l.extend(run),
         }
     }
 
@@ -161,14 +156,14 @@ mod tests {
 
     #[test]
     fn rows_stay_a_run_until_a_gap() {
-        let mut r = Rows::one(3);
-        r.push(4);
+        let mut r = Rows::Run(3..4);
+        r.push_run(4..5);
         assert!(matches!(&r, Rows::Run(x) if *x == (3..5)));
-        r.push(9);
-        r.push(10);
+        r.push_run(9..11);
         assert!(matches!(&r, Rows::List(_)));
-        assert_eq!(r.iter().collect::<Vec<_>>(), vec![3, 4, 9, 10]);
-        assert_eq!(r.len(), 4);
+        r.push_run(12..13);
+        assert_eq!(r.iter().collect::<Vec<_>>(), vec![3, 4, 9, 10, 12]);
+        assert_eq!(r.len(), 5);
     }
 
     #[test]

@@ -76,7 +76,8 @@ impl Target {
         }
         if let (Target::Tree { .. }, [key]) = (self, m.keys.as_slice()) {
             let device = key.ok_or_else(|| Error::schema("the batch has no device column"))?;
-            if let Some(row) = (0..device.len()).find(|&r| device.is_null(r)) {
+            let nulls = device.logical_nulls().filter(|n| n.null_count() > 0);
+            if let Some(row) = nulls.and_then(|n| n.iter().position(|valid| !valid)) {
                 return Err(Error::invalid(format!(
                     "the device column is null in row {row}"
                 )));
