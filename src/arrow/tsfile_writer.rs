@@ -308,8 +308,9 @@ impl<W: Write> TsFileArrowWriter<W> {
     /// Copies every device's held rows into one batch per device, on the writer's threads,
     /// and writes them. With `complete` (no more rows are coming before the chunk groups are
     /// written) the devices go a slice at a time, each slice's chunk groups written before
-    /// the next is copied, so that the copies and pages of one slice reuse the memory of the
-    /// one before.
+    /// the one after next is copied, so that the copies and pages of a slice reuse the memory
+    /// of those before; with more than one thread the next slice is copied while one is
+    /// encoded.
     fn write_held(&mut self, complete: bool) -> Result<()> {
         if self.pending.held.is_empty() {
             return Ok(());
@@ -318,9 +319,8 @@ impl<W: Write> TsFileArrowWriter<W> {
             .filter(|(_, d)| !d.parts.is_empty())
             .map(|(i, _)| i)
             .collect();
-        let mut slices = vec![devices.as_slice()];
+        let mut slices = Vec::new();
         if complete {
-            slices = Vec::new();
             let mut rest = devices.as_slice();
             while !rest.is_empty() {
                 let mut rows = 0;
@@ -339,46 +339,85 @@ impl<W: Write> TsFileArrowWriter<W> {
                 rest = tail;
             }
         }
-        for slice in slices {
-            for b in self.device_batches(slice) {
-                self.writer.write_batch_owned(b?)?;
+        let (target, pending, threads) = (&self.target, &self.pending, self.threads);
+        let writer = &mut self.writer;
+        if !complete || threads <= 1 {
+            for slice in slices
+                .iter()
+                .copied()
+                .chain((!complete).then_some(&devices[..]))
+            {
+                for b in device_batches(target, pending, slice, threads) {
+                    writer.write_batch_owned(b?)?;
+                }
+                if complete {
+                    writer.flush_groups()?;
+                }
             }
-            if complete {
-                self.writer.flush_groups()?;
-            }
+            self.pending.clear();
+            return Ok(());
         }
+        // While one slice's chunk groups are encoded (on the writer's threads), the next
+        // slice's rows are copied beside them, on one more thread.
+        std::thread::scope(|s| -> Result<()> {
+            let mut next = slices
+                .first()
+                .map(|slice| device_batches(target, pending, slice, threads));
+            for k in 0..slices.len() {
+                let ahead = (slices.get(k + 1).copied())
+                    .map(|slice| s.spawn(move || device_batches(target, pending, slice, 1)));
+                for b in next.take().unwrap_or_default() {
+                    writer.write_batch_owned(b?)?;
+                }
+                writer.flush_groups()?;
+                next = match ahead.map(|h| h.join()) {
+                    Some(Ok(batches)) => Some(batches),
+                    Some(Err(_)) => {
+                        return Err(Error::invalid("a thread copying device rows panicked"))
+                    }
+                    None => None,
+                };
+            }
+            Ok(())
+        })?;
         self.pending.clear();
         Ok(())
     }
+}
 
-    /// The held rows of the devices `devices` (indexes into the pending devices), one batch
-    /// per device, copied on the writer's threads.
-    fn device_batches(&self, devices: &[usize]) -> Vec<Result<DeviceBatch>> {
-        let (target, held) = (&self.target, &self.pending.held);
-        let all = &self.pending.devices;
-        let build = |&d: &usize| match all.get(d) {
-            Some(dev) => target.device_batch(dev, held),
-            None => Err(Error::invalid("pending device vanished")),
-        };
-        if self.threads <= 1 || devices.len() < 2 {
-            return devices.iter().map(build).collect();
-        }
-        let per = devices.len().div_ceil(self.threads);
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (devices.chunks(per))
-                .map(|chunk| s.spawn(move || chunk.iter().map(build).collect::<Vec<_>>()))
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        vec![Err(Error::invalid("a thread copying device rows panicked"))]
-                    })
-                })
-                .collect()
-        })
+/// The held rows of the devices `devices` (indexes into the pending devices), one batch per
+/// device, copied on up to `threads` threads.
+fn device_batches(
+    target: &Target,
+    pending: &Pending,
+    devices: &[usize],
+    threads: usize,
+) -> Vec<Result<DeviceBatch>> {
+    let (held, all) = (&pending.held, &pending.devices);
+    let build = |&d: &usize| match all.get(d) {
+        Some(dev) => target.device_batch(dev, held),
+        None => Err(Error::invalid("pending device vanished")),
+    };
+    if threads <= 1 || devices.len() < 2 {
+        return devices.iter().map(build).collect();
     }
+    let per = devices.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (devices.chunks(per))
+            .map(|chunk| s.spawn(move || chunk.iter().map(build).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    vec![Err(Error::invalid("a thread copying device rows panicked"))]
+                })
+            })
+            .collect()
+    })
+}
 
+impl<W: Write> TsFileArrowWriter<W> {
     /// Writes every buffered chunk group and flushes the output (see
     /// [`TsFileWriter::flush`]).
     pub fn flush(&mut self) -> Result<()> {
