@@ -319,8 +319,9 @@ impl<W: Write> TsFileArrowWriter<W> {
             .filter(|(_, d)| !d.parts.is_empty())
             .map(|(i, _)| i)
             .collect();
-        let mut slices = Vec::new();
+        let mut slices = vec![devices.as_slice()];
         if complete {
+            slices.clear();
             let mut rest = devices.as_slice();
             while !rest.is_empty() {
                 let mut rows = 0;
@@ -341,41 +342,29 @@ impl<W: Write> TsFileArrowWriter<W> {
         }
         let (target, pending, threads) = (&self.target, &self.pending, self.threads);
         let writer = &mut self.writer;
-        if !complete || threads <= 1 {
-            for slice in slices
-                .iter()
-                .copied()
-                .chain((!complete).then_some(&devices[..]))
-            {
-                for b in device_batches(target, pending, slice, threads) {
-                    writer.write_batch_owned(b?)?;
-                }
-                if complete {
-                    writer.flush_groups()?;
-                }
-            }
-            self.pending.clear();
-            return Ok(());
-        }
-        // While one slice's chunk groups are encoded (on the writer's threads), the next
-        // slice's rows are copied beside them, on one more thread.
+        // With more than one thread, the next slice's rows are copied on one more thread
+        // while this slice's chunk groups are encoded on the writer's.
         std::thread::scope(|s| -> Result<()> {
             let mut next = slices
                 .first()
                 .map(|slice| device_batches(target, pending, slice, threads));
             for k in 0..slices.len() {
-                let ahead = (slices.get(k + 1).copied())
+                let following = slices.get(k + 1).copied();
+                let ahead = following
+                    .filter(|_| threads > 1)
                     .map(|slice| s.spawn(move || device_batches(target, pending, slice, 1)));
                 for b in next.take().unwrap_or_default() {
                     writer.write_batch_owned(b?)?;
                 }
-                writer.flush_groups()?;
+                if complete {
+                    writer.flush_groups()?;
+                }
                 next = match ahead.map(|h| h.join()) {
                     Some(Ok(batches)) => Some(batches),
                     Some(Err(_)) => {
                         return Err(Error::invalid("a thread copying device rows panicked"))
                     }
-                    None => None,
+                    None => following.map(|slice| device_batches(target, pending, slice, threads)),
                 };
             }
             Ok(())
