@@ -21,17 +21,22 @@ CLI = REPO / "target" / "release" / "colfile"
 ARROW_REFUSES = {"tsfile_java_v3TsFile": "measurement s1 is FLOAT in d1 but TEXT in d2"}
 
 
+def cli_count(path):
+    """`colfile count PATH` run by the release binary (skipped without it, outside CI)."""
+    if not CLI.exists():
+        if os.environ.get("CI"):
+            pytest.fail("target/release/colfile is missing (interop builds it)")
+        pytest.skip("no target/release/colfile")
+    return subprocess.run([str(CLI), "count", str(path)], capture_output=True, text=True)
+
+
 def cases():
     return sorted(REAL.glob("*.tsfile")) if REAL.exists() else []
 
 
 @pytest.mark.parametrize("path", cases(), ids=lambda p: p.stem)
 def test_real_tsfiles_read_as_the_command_reads_them(path):
-    if not CLI.exists():
-        if os.environ.get("CI"):
-            pytest.fail("target/release/colfile is missing (interop builds it)")
-        pytest.skip("no target/release/colfile")
-    run = subprocess.run([str(CLI), "count", str(path)], capture_output=True, text=True)
+    run = cli_count(path)
     if path.stem in ARROW_REFUSES:
         assert run.returncode == 0
         with pytest.raises(colfile.SchemaError) as e:
@@ -53,11 +58,7 @@ def rc_cases():
 
 @pytest.mark.parametrize("path", rc_cases(), ids=lambda p: p.stem)
 def test_real_rcfiles_count_as_the_command_counts_them(path):
-    if not CLI.exists():
-        if os.environ.get("CI"):
-            pytest.fail("target/release/colfile is missing (interop builds it)")
-        pytest.skip("no target/release/colfile")
-    run = subprocess.run([str(CLI), "count", str(path)], capture_output=True, text=True)
+    run = cli_count(path)
     # One text column reads every row whatever the file's columns are (cells are not
     # decoded past the first column).
     if run.returncode == 0:

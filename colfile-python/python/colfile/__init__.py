@@ -114,11 +114,20 @@ def read_tsfile_batches(
     (local, or objects of the same store) are applied unless ``mods=False``. Time is a
     millisecond timestamp.
     """
-    tags, text = _tag_args(tag_filter)
-    batches = _colfile.tsfile_batches(
-        _location(path), table, columns, start, end, text, tags, limit, batch_size, mods
+    batches = _tsfile_batches(
+        path, table, columns, start, end, tag_filter, limit, batch_size, mods, threads=1
     )
     return pa.RecordBatchReader.from_batches(batches.schema, batches)
+
+
+def _tsfile_batches(path, table, columns, start, end, tag_filter, limit, batch_size, mods,
+                    threads):
+    """The native batches of a TsFile query, the tag filter split for the native reader."""
+    tags, text = _tag_args(tag_filter)
+    return _colfile.tsfile_batches(
+        _location(path), table, columns, start, end, text, tags, limit, batch_size, mods,
+        threads,
+    )
 
 
 def read_tsfile(
@@ -140,12 +149,10 @@ def read_tsfile(
 
     >>> colfile.read_tsfile("iot.tsfile", tag_filter={"region": "r1"}).num_rows  # doctest: +SKIP
     """
-    tags, text = _tag_args(tag_filter)
-    batches = _colfile.tsfile_batches(
-        _location(path), table, columns, start, end, text, tags, limit, _BATCH_ROWS, mods,
-        _threads(threads),
-    )
-    return batches.read_all()
+    return _tsfile_batches(
+        path, table, columns, start, end, tag_filter, limit, _BATCH_ROWS, mods,
+        threads=_threads(threads),
+    ).read_all()
 
 
 def _pandas(table: pa.Table) -> "pandas.DataFrame":
