@@ -181,3 +181,29 @@ fn a_full_rcfile_scan_makes_one_read_per_row_group() {
     );
     assert!(direct.reads() > 4 * groups, "{} reads", direct.reads());
 }
+
+#[test]
+fn long_rcfile_columns_are_read_on_their_own() {
+    use colfile::rcfile::{RowWriter, Schema, Serde, Value};
+    // Two columns of about 1 MB per row group: each is read straight into its buffer (one
+    // read each), not read ahead with the group.
+    let schema: Schema = "a:string,b:string".parse().unwrap();
+    let mut w = RowWriter::builder(Vec::new(), schema, Serde::binary())
+        .build()
+        .unwrap();
+    for i in 0..100_000u32 {
+        let s = format!("{i:020}");
+        w.write(&[Value::string(&s), Value::string(&s)]).unwrap();
+    }
+    let (bytes, _) = w.finish_into_inner().unwrap();
+    let want = rc_groups(bytes.as_slice(), None).unwrap();
+    let src = PlannedSource::new(Counting::new(bytes));
+    assert_eq!(rc_groups(&src, None).unwrap(), want);
+    let groups = want.len() as u64;
+    assert!(groups >= 1);
+    let reads = src.inner().reads();
+    assert!(
+        (2 * groups..=3 * groups + 2).contains(&reads),
+        "{groups} row groups of two long columns: {reads} reads"
+    );
+}
