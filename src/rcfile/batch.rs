@@ -443,9 +443,8 @@ fn decode_binary(
     data: &ColumnData,
     out: &mut ColumnBatch,
 ) -> Option<std::result::Result<(), usize>> {
-    use crate::rcfile::hadoop::decode_vlong;
+    use crate::rcfile::hadoop::vlong_within as vlong;
     let ColumnBatch { valid, values } = out;
-    let vlong = |r: &[u8], len: usize| decode_vlong(r).filter(|&(_, n)| n <= len);
     let r = match (values, ty) {
         // Strings and binaries are the cell bytes themselves, except that a one-byte `BF`
         // string cell is "": copy the column in runs between such cells.

@@ -54,6 +54,13 @@ pub fn decode_vlong(buf: &[u8]) -> Option<(i64, usize)> {
     Some((v, n))
 }
 
+/// The VLong at the front of `rest` if it ends within its first `len` bytes: a cell's
+/// VLong, where `rest` runs on past the cell to the end of its column.
+#[inline(always)]
+pub(crate) fn vlong_within(rest: &[u8], len: usize) -> Option<(i64, usize)> {
+    decode_vlong(rest).filter(|&(_, n)| n <= len)
+}
+
 /// Encoded size of `v` (Hadoop `getVIntSize`).
 #[inline]
 #[cfg_attr(not(feature = "unstable"), allow(dead_code))] // for the unstable API's users

@@ -184,4 +184,32 @@ mod tests {
         assert!(decode_offsets(&[0x01, 0xfd, 0x02], 3, 3, &mut o).is_err());
         assert!(decode_offsets(&[0xfd], 3, 0, &mut o).is_err());
     }
+    proptest::proptest! {
+        /// Any lengths, in runs or not, short or long: the offsets are their running sums,
+        /// and a wrong row count or column size is refused.
+        #[test]
+        fn offsets_are_running_sums(
+            runs in proptest::collection::vec((0usize..300, 1usize..20), 0..60),
+        ) {
+            let lens: Vec<usize> = runs
+                .iter()
+                .flat_map(|&(l, k)| std::iter::repeat_n(l % 3 * 100 + l / 3, k))
+                .collect();
+            let buf = enc(&lens);
+            let total: usize = lens.iter().sum();
+            let mut o = vec![7u32; 3];
+            decode_offsets(&buf, lens.len(), total, &mut o).unwrap();
+            let mut want = vec![0u32];
+            want.extend(lens.iter().scan(0u32, |e, &l| {
+                *e += l as u32;
+                Some(*e)
+            }));
+            proptest::prop_assert_eq!(&o, &want);
+            proptest::prop_assert!(decode_offsets(&buf, lens.len() + 1, total, &mut o).is_err());
+            proptest::prop_assert!(decode_offsets(&buf, lens.len(), total + 1, &mut o).is_err());
+            if !lens.is_empty() {
+                proptest::prop_assert!(decode_offsets(&buf, lens.len() - 1, total, &mut o).is_err());
+            }
+        }
+    }
 }

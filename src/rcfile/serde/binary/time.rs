@@ -396,9 +396,34 @@ mod tests {
         for c in &cells {
             let slow = read_timestamp(&mut Cursor::new(c, 0)).ok();
             assert_eq!(read_timestamp_fast(c, c.len()), slow, "{c:02x?}");
-            let mut padded = c.clone();
-            padded.extend_from_slice(&[0x8F; 16]);
-            assert_eq!(read_timestamp_fast(&padded, c.len()), slow, "{c:02x?}");
+            for pad in [16, 22] {
+                let mut padded = c.clone();
+                padded.extend_from_slice(&vec![0x8F; pad]);
+                assert_eq!(read_timestamp_fast(&padded, c.len()), slow, "{c:02x?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Any bytes, read as a cell of any length with anything after it: the fast reader
+        /// (whatever bytes follow the cell) agrees with the cursor reader.
+        #[test]
+        fn fast_timestamp_agrees_on_any_bytes(
+            seconds: i64,
+            nanos in 0u32..1_000_000_000,
+            noise in proptest::collection::vec(proptest::num::u8::ANY, 0..30),
+            cut in 0usize..30,
+            flip in 0usize..30,
+        ) {
+            let mut c = Vec::new();
+            write_timestamp(&mut c, seconds >> (seconds & 31), nanos);
+            if flip < c.len() {
+                c[flip] ^= noise.first().copied().unwrap_or(0x80);
+            }
+            let len = cut.min(c.len());
+            c.extend_from_slice(&noise);
+            let slow = read_timestamp(&mut Cursor::new(&c[..len], 0)).ok();
+            proptest::prop_assert_eq!(read_timestamp_fast(&c, len), slow);
         }
     }
 
