@@ -14,7 +14,11 @@ Run through interop/bench.sh. Two parts:
    compressible log-like lz4 file written by `colfile write` from generated JSON lines;
    `colfile scan --raw` vs Hive's raw mode, reported as uncompressed column bytes per second.
    The big files are deleted at the end.
-Also the colfile decode rate of each column of the 500k-row file on its own (`--columns`).
+1b. one thread: a 500k-row, 7-column file (bigint, int, double, string, timestamp, boolean,
+   decimal(10,2); 5% NULLs; short strings) written by Hive in every codec its writer has here
+   (none, deflate, gzip, snappy, lz4, bzip2): Hive's serde mode against `colfile scan
+   --threads 1`.
+Also the colfile decode rate of each column of the 500k-row files on its own (`--columns`).
 
 Page cache is warm for both readers. Prints JSON lines, then a short table.
 """
@@ -32,6 +36,13 @@ MIXED = [
     ("price", "double"), ("amount", "decimal(12,2)"), ("name", "string"), ("ts", "timestamp"),
     ("day", "date"), ("tags", "array<string>"),
 ]
+# issue 23's file: the mixed types users' tables have, short strings, 5% NULLs; every codec
+# Hive's writer has in this JVM, colfile on one thread
+SEVEN = [
+    ("id", "bigint"), ("account", "int"), ("price", "double"), ("name", "string"),
+    ("ts", "timestamp"), ("active", "boolean"), ("amount", "decimal(10,2)"),
+]
+SEVEN_CODECS = ("none", "deflate", "gzip", "snappy", "lz4", "bzip2")
 # compressible log-like rows, generated here and written by `colfile write` (lz4)
 WORDS_COLS = [
     ("id", "bigint"), ("host", "string"), ("level", "string"), ("msg", "string"), ("url", "string"),
@@ -74,10 +85,12 @@ class Bench:
         if rc != 0:
             sys.exit(f"bench: rcoracle batch {name} failed, see {p[:-6]}.log")
 
-    def scan(self, path, cols, raw, runs, columns=None):
+    def scan(self, path, cols, raw, runs, columns=None, threads=None):
         schema = ",".join(f"{n}:{t}" for n, t in cols)
         argv = [self.a.colfile, "scan", path, "--schema", schema, "--serde", "binary",
                 "--calendar", "hybrid", "--time-zone", "UTC"] + (["--raw"] if raw else [])
+        if threads:
+            argv += ["--threads", str(threads)]
         if columns:
             argv += ["--columns", ",".join(columns)]
         secs, walls, last = [], [], None
@@ -215,6 +228,43 @@ class Bench:
                        "values": c["values"], "colfile_median_s": c["median_s"],
                        "colfile_mvalues_per_s": round(c["values"] / c["median_s"] / 1e6, 2)})
 
+        # ---------------------------------------------------------------- part 1b: one thread
+        if a.seven:
+            seven = {}
+            cmds = []
+            for codec in SEVEN_CODECS:
+                key = f"seven_{codec}"
+                sp = os.path.join(w, key + ".spec.json")
+                with open(sp, "w") as f:
+                    json.dump(spec(SEVEN, codec, gen), f)
+                path = os.path.join(w, key + ".rc")
+                seven[key] = (path, sp)
+                cmds.append(["write", sp, path])
+            self.batch("write_seven", cmds)
+            hive7 = self.hive_bench("bench_seven", seven, a.iters, a.warmup, "serde")
+            for key, (path, sp) in seven.items():
+                h = hive7[(key, "serde")]
+                c = self.scan(path, SEVEN, False, a.runs, threads=1)
+                rec = {"bench": "rows_per_s_one_thread", "file": os.path.basename(path),
+                       "codec": key.split("_", 1)[1], "mode": "serde", "rows": h["rows"],
+                       "file_bytes": h["file_bytes"], "hive_median_s": h["median_s"],
+                       "hive_rows_per_s": h["rows_per_s"]}
+                if "error" in c:
+                    rec["colfile_error"] = c["error"]
+                else:
+                    rec.update({"colfile_median_s": c["median_s"],
+                                "colfile_rows_per_s": round(c["rows"] / c["median_s"], 1),
+                                "colfile_over_hive": round(h["median_s"] / c["median_s"], 2)})
+                self.emit(rec)
+                table.append(rec)
+            path = seven["seven_none"][0]
+            for n, t in SEVEN:
+                c = self.scan(path, SEVEN, False, 3, columns=[n], threads=1)
+                if "error" not in c:
+                    self.emit({"bench": "column_decode", "file": "seven_none.rc", "column": n, "type": t,
+                               "values": c["values"], "colfile_median_s": c["median_s"],
+                               "colfile_mvalues_per_s": round(c["values"] / c["median_s"] / 1e6, 2)})
+
         # ---------------------------------------------------------------- part 2: GB/s
         if a.words_rows > 0:
             key = "words_lz4"
@@ -247,9 +297,9 @@ class Bench:
 
         # ---------------------------------------------------------------- table
         print()
-        print(f"{'file':20} {'mode':6} {'rows':>8} {'Hive':>14} {'colfile':>14} {'colfile/Hive':>12}")
+        print(f"{'file':20} {'mode':9} {'rows':>8} {'Hive':>14} {'colfile':>14} {'colfile/Hive':>12}")
         for r in table:
-            if r["bench"] == "rows_per_s":
+            if r["bench"] in ("rows_per_s", "rows_per_s_one_thread"):
                 hv, cv = f"{r['hive_rows_per_s'] / 1e6:.2f} Mrow/s", (
                     f"{r['colfile_rows_per_s'] / 1e6:.2f} Mrow/s" if "colfile_rows_per_s" in r else "error")
             else:
@@ -257,11 +307,14 @@ class Bench:
                 hv, cv = f"{r['hive_gb_per_s']:.2f} GB/s", (
                     f"{r['colfile_gb_per_s']:.2f} GB/s" if "colfile_gb_per_s" in r else "error")
             ratio = f"{r['colfile_over_hive']:.2f}x" if "colfile_over_hive" in r else "-"
-            print(f"{r['file']:20} {r['mode']:6} {r['rows']:>8} {hv:>14} {cv:>14} {ratio:>12}")
-        cols = [r for r in self.results if r["bench"] == "column_decode" and "colfile_mvalues_per_s" in r]
-        if cols:
-            print("colfile decode per column (mixed_none.rc, Mvalues/s): " +
-                  ", ".join(f"{r['column']}:{r['type']} {r['colfile_mvalues_per_s']}" for r in cols))
+            mode = r["mode"] + ("/1t" if r["bench"] == "rows_per_s_one_thread" else "")
+            print(f"{r['file']:20} {mode:9} {r['rows']:>8} {hv:>14} {cv:>14} {ratio:>12}")
+        for fname in ("mixed_none.rc", "seven_none.rc"):
+            cols = [r for r in self.results if r["bench"] == "column_decode" and "colfile_mvalues_per_s" in r
+                    and r["file"] == fname]
+            if cols:
+                print(f"colfile decode per column ({fname}, Mvalues/s): " +
+                      ", ".join(f"{r['column']}:{r['type']} {r['colfile_mvalues_per_s']}" for r in cols))
         print("(colfile/Hive = Hive's median time / colfile's median time; >1 means colfile is faster."
               " GB/s = 1e9 uncompressed column bytes per second)")
         with open(os.path.join(w, "results.jsonl"), "w") as f:
@@ -282,6 +335,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--runs", type=int, default=5, help="colfile scan runs per measurement (median)")
     ap.add_argument("--keep", action="store_true", help="keep the big files")
+    ap.add_argument("--no-seven", dest="seven", action="store_false",
+                    help="skip the one-thread 7-column file in every codec")
     Bench(ap.parse_args()).run()
 
 
