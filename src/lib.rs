@@ -163,6 +163,8 @@ pub mod compress;
 pub mod cursor;
 mod error;
 #[cfg(feature = "json")]
+pub mod json_scan;
+#[cfg(feature = "json")]
 pub mod json_text;
 mod limits;
 pub mod rcfile;

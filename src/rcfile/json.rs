@@ -7,6 +7,7 @@
 
 use super::schema::HiveType;
 use super::value::{Date, Decimal, Timestamp, Value};
+use crate::json_scan::Scalar;
 use crate::rcfile::java_float;
 use crate::{Error, Result};
 use serde_json::Value as Json;
@@ -151,43 +152,27 @@ pub use crate::json_text::{parse_hex, push_hex, write_str};
 /// assert_eq!(v, Value::string("a  "));
 /// ```
 pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
-    if j.is_null() {
-        return Ok(Value::Null);
-    }
     let bad = || Error::invalid(format!("cannot read {j} as {ty}"));
+    let scalar = match j {
+        Json::Null => return Ok(Value::Null),
+        Json::Bool(b) => Some(Scalar::Bool(*b)),
+        Json::String(s) => Some(Scalar::Str(s)),
+        _ => None,
+    };
+    if let Some(x) = scalar {
+        if !is_nested(ty) {
+            return from_scalar(ty, x).ok_or_else(bad);
+        }
+    }
+    if let Json::Number(n) = j {
+        // The number's own text (exact, thanks to `arbitrary_precision`).
+        let text = n.to_string();
+        if !is_nested(ty) {
+            return from_scalar(ty, Scalar::Number(&text)).ok_or_else(bad);
+        }
+    }
     Ok(match ty {
-        HiveType::Boolean => Value::Boolean(j.as_bool().ok_or_else(bad)?),
-        HiveType::TinyInt => {
-            Value::TinyInt(int(j).and_then(|v| i8::try_from(v).ok()).ok_or_else(bad)?)
-        }
-        HiveType::SmallInt => {
-            Value::SmallInt(int(j).and_then(|v| i16::try_from(v).ok()).ok_or_else(bad)?)
-        }
-        HiveType::Int => Value::Int(int(j).and_then(|v| i32::try_from(v).ok()).ok_or_else(bad)?),
-        HiveType::BigInt => Value::BigInt(int(j).ok_or_else(bad)?),
-        HiveType::Float => {
-            Value::Float(java_float::parse_f32(&number_text(j).ok_or_else(bad)?).ok_or_else(bad)?)
-        }
-        HiveType::Double => {
-            Value::Double(java_float::parse_f64(&number_text(j).ok_or_else(bad)?).ok_or_else(bad)?)
-        }
-        HiveType::String => Value::string(j.as_str().ok_or_else(bad)?),
-        HiveType::Varchar(n) => {
-            let s = j.as_str().ok_or_else(bad)?;
-            Value::string(s.chars().take(*n as usize).collect::<String>())
-        }
-        HiveType::Char(n) => {
-            let s: String = j
-                .as_str()
-                .ok_or_else(bad)?
-                .chars()
-                .take(*n as usize)
-                .collect();
-            let pad = (*n as usize).saturating_sub(s.chars().count());
-            Value::string(s + &" ".repeat(pad))
-        }
         HiveType::Binary => Value::Binary(match j {
-            Json::String(s) => parse_hex(s).ok_or_else(bad)?,
             Json::Object(o) => match (o.get("utf8"), o.get("base64")) {
                 (Some(Json::String(s)), _) => s.as_bytes().to_vec(),
                 (_, Some(Json::String(s))) => {
@@ -200,29 +185,6 @@ pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
             },
             _ => return Err(bad()),
         }),
-        HiveType::Date => Value::Date(
-            j.as_str()
-                .ok_or_else(bad)?
-                .parse::<Date>()
-                .map_err(|_| bad())?,
-        ),
-        HiveType::Timestamp => Value::Timestamp(
-            j.as_str()
-                .ok_or_else(bad)?
-                .parse::<Timestamp>()
-                .map_err(|_| bad())?,
-        ),
-        HiveType::Decimal { precision, scale } => {
-            let text = number_text(j).ok_or_else(bad)?;
-            let d = Decimal::parse(&text).ok_or_else(bad)?;
-            match d.round_to(*precision, *scale) {
-                Some(d) => Value::Decimal(d),
-                // Too many integer digits for the column: kept (at the column's scale where
-                // 38 digits allow) so that each serde writes it as Hive does: the text serde
-                // as four NUL bytes, the binary serde as NULL.
-                None => Value::Decimal(d.round_to(38, *scale).unwrap_or(d)),
-            }
-        }
         HiveType::Array(et) => Value::Array(
             j.as_array()
                 .ok_or_else(bad)?
@@ -265,25 +227,127 @@ pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
                 value: Box::new(v),
             }
         }
+        // A primitive type given an array or an object.
+        _ => return Err(bad()),
     })
 }
 
-/// An exact integer from a JSON number or a decimal string.
-fn int(j: &Json) -> Option<i64> {
-    match j {
-        Json::Number(n) => n.as_i64(),
-        Json::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
+/// Array, map, struct and union: the types a JSON scalar is never a value of.
+fn is_nested(ty: &HiveType) -> bool {
+    matches!(
+        ty,
+        HiveType::Array(_) | HiveType::Map(..) | HiveType::Struct(_) | HiveType::Union(_)
+    )
 }
 
-/// The original text of a JSON number (exact, thanks to `arbitrary_precision`), or a string.
-fn number_text(j: &Json) -> Option<String> {
-    match j {
-        Json::Number(n) => Some(n.to_string()),
-        Json::String(s) => Some(s.clone()),
-        _ => None,
+/// A non-null JSON scalar as a value of the primitive type `ty`, with [`from_json`]'s
+/// coercions; `None` where it cannot be one (or `ty` is nested).
+fn from_scalar(ty: &HiveType, j: Scalar<'_>) -> Option<Value> {
+    let (num, text) = match j {
+        Scalar::Number(t) => (true, Some(t)),
+        Scalar::Str(t) => (false, Some(t)),
+        Scalar::Bool(_) | Scalar::Null => (false, None),
+    };
+    // An exact integer from a JSON number or a decimal string.
+    let int = || -> Option<i64> {
+        match j {
+            Scalar::Number(t) => t.parse().ok(),
+            Scalar::Str(s) => s.trim().parse().ok(),
+            _ => None,
+        }
+    };
+    let string = || if num { None } else { text };
+    Some(match ty {
+        HiveType::Boolean => match j {
+            Scalar::Bool(b) => Value::Boolean(b),
+            _ => return None,
+        },
+        HiveType::TinyInt => Value::TinyInt(i8::try_from(int()?).ok()?),
+        HiveType::SmallInt => Value::SmallInt(i16::try_from(int()?).ok()?),
+        HiveType::Int => Value::Int(i32::try_from(int()?).ok()?),
+        HiveType::BigInt => Value::BigInt(int()?),
+        HiveType::Float => Value::Float(java_float::parse_f32(text?)?),
+        HiveType::Double => Value::Double(java_float::parse_f64(text?)?),
+        HiveType::String => Value::string(string()?),
+        HiveType::Varchar(n) => {
+            Value::string(string()?.chars().take(*n as usize).collect::<String>())
+        }
+        HiveType::Char(n) => {
+            let s: String = string()?.chars().take(*n as usize).collect();
+            let pad = (*n as usize).saturating_sub(s.chars().count());
+            Value::string(s + &" ".repeat(pad))
+        }
+        HiveType::Binary => Value::Binary(parse_hex(string()?)?),
+        HiveType::Date => Value::Date(string()?.parse::<Date>().ok()?),
+        HiveType::Timestamp => Value::Timestamp(string()?.parse::<Timestamp>().ok()?),
+        HiveType::Decimal { precision, scale } => {
+            let d = Decimal::parse(text?)?;
+            match d.round_to(*precision, *scale) {
+                Some(d) => Value::Decimal(d),
+                // Too many integer digits for the column: kept (at the column's scale where
+                // 38 digits allow) so that each serde writes it as Hive does: the text serde
+                // as four NUL bytes, the binary serde as NULL.
+                None => Value::Decimal(d.round_to(38, *scale).unwrap_or(d)),
+            }
+        }
+        HiveType::Array(_) | HiveType::Map(..) | HiveType::Struct(_) | HiveType::Union(_) => {
+            return None
+        }
+    })
+}
+
+/// [`row_from_json`] of a JSON line, without serde_json for the common rows: an array or
+/// object of scalars (see [`crate::json_scan`]) whose columns are all primitive and whose
+/// object keys name columns exactly, once each. `None` for any other line, and for a row
+/// [`row_from_json`] would refuse: callers then parse the line with serde_json and call
+/// [`row_from_json`], which gives the same row or says what is wrong.
+///
+/// ```
+/// use colfile::rcfile::{json, Schema, Value};
+/// let schema: Schema = "id:bigint,name:string,price:decimal(5,2)".parse().unwrap();
+/// let row = json::row_from_json_line(&schema, r#"{"id": 7, "price": 1.5}"#).unwrap();
+/// assert_eq!(row[0], Value::BigInt(7));
+/// assert_eq!(row[1], Value::Null);
+/// assert_eq!(row[2].to_string(), "1.50");
+/// ```
+pub fn row_from_json_line(schema: &super::Schema, line: &str) -> Option<Vec<Value>> {
+    let cols = schema.columns();
+    let row = crate::json_scan::scan_flat_row(line)?;
+    let value = |ty: &HiveType, j: Scalar<'_>| match j {
+        Scalar::Null => Some(Value::Null),
+        j => from_scalar(ty, j),
+    };
+    if !row.object {
+        if row.values.len() > cols.len() {
+            return None;
+        }
+        let given = row
+            .values
+            .iter()
+            .copied()
+            .chain(std::iter::repeat(Scalar::Null));
+        return cols
+            .iter()
+            .zip(given)
+            .map(|(c, j)| value(&c.ty, j))
+            .collect();
     }
+    let mut slots: Vec<Option<Scalar<'_>>> = vec![None; cols.len()];
+    for (n, (k, v)) in row.keys.iter().zip(&row.values).enumerate() {
+        // Keys mostly come in the schema's order: try the n-th column first.
+        let i = match cols.get(n) {
+            Some(c) if c.name == *k => n,
+            _ => cols.iter().position(|c| c.name == *k)?,
+        };
+        let slot = slots.get_mut(i)?;
+        if slot.replace(*v).is_some() {
+            return None; // a repeated key: serde_json keeps the last; leave it to it
+        }
+    }
+    cols.iter()
+        .zip(slots)
+        .map(|(c, j)| value(&c.ty, j.unwrap_or(Scalar::Null)))
+        .collect()
 }
 
 /// Reads one row given as a JSON array (schema order) or object (by column name).
@@ -321,5 +385,104 @@ pub fn row_from_json(schema: &super::Schema, j: &Json) -> Result<Vec<Value>> {
                 .collect()
         }
         _ => Err(Error::invalid("a row must be a JSON array or object")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const SCHEMA: &str = "b:boolean,t:tinyint,s:smallint,i:int,l:bigint,f:float,d:double,\
+        st:string,v:varchar(3),c:char(4),bin:binary,dt:date,ts:timestamp,dec:decimal(6,2)";
+
+    /// A JSON scalar text that may or may not suit each column.
+    fn scalar() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("null".to_owned()),
+            Just("true".to_owned()),
+            Just("false".to_owned()),
+            "-?(0|[1-9][0-9]{0,20})(\\.[0-9]{1,4})?",
+            "\"[ a-f0-9:.-]{0,6}\"",
+            Just("\"2024-02-29\"".to_owned()),
+            Just("\"1969-12-31 23:59:59.5\"".to_owned()),
+            Just("\"abcd\"".to_owned()),
+            Just("\"😀x\"".to_owned()),
+            Just("1e3".to_owned()),
+            Just("[1]".to_owned()),
+        ]
+    }
+
+    /// A JSON value that suits column `i` of [`SCHEMA`] (most of the time, another scalar).
+    fn suited(i: usize) -> impl Strategy<Value = String> {
+        let re = match i {
+            0 => "(true|false)",
+            1 => "-?(0|[1-9][0-9]?)",
+            2 => "-?(0|[1-9][0-9]{0,3})",
+            3 => "-?(0|[1-9][0-9]{0,8})",
+            4 => "-?(0|[1-9][0-9]{0,17})",
+            5 | 6 => "-?(0|[1-9][0-9]{0,4})(\\.[0-9]{1,7})?([eE][+-]?[0-9]{1,2})?",
+            7..=9 => "\"[a-z é]{0,6}\"",
+            10 => "\"([0-9a-f]{2}){0,4}\"",
+            11 => "\"(19|20)[0-9]{2}-0[1-9]-[12][0-9]\"",
+            12 => "\"20[0-9]{2}-0[1-9]-[12][0-9] [01][0-9]:[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?\"",
+            _ => "-?(0|[1-9][0-9]{0,4})(\\.[0-9]{1,3})?([eE][+-]?[0-3])?",
+        };
+        prop_oneof![8 => proptest::string::string_regex(re).unwrap(), 1 => scalar()]
+    }
+
+    fn row_values() -> impl Strategy<Value = Vec<String>> {
+        (0usize..=14).prop_flat_map(|n| (0..n).map(suited).collect::<Vec<_>>())
+    }
+
+    proptest::proptest! {
+        /// The scanning path gives exactly serde_json's row where it gives one, and gives
+        /// one for every flat row that converts.
+        #[test]
+        fn line_rows_agree_with_serde_json(
+            vals in row_values(),
+            object in any::<bool>(),
+            shuffle in any::<u64>(),
+        ) {
+            let schema: crate::rcfile::Schema = SCHEMA.parse().unwrap();
+            let names: Vec<&str> = schema.columns().iter().map(|c| c.name.as_str()).collect();
+            let line = if object {
+                let mut fields: Vec<String> = vals
+                    .iter()
+                    .zip(&names)
+                    .map(|(v, n)| format!("\"{n}\": {v}"))
+                    .collect();
+                let k = fields.len().max(1);
+                fields.rotate_left((shuffle as usize) % k);
+                format!("{{{}}}", fields.join(", "))
+            } else {
+                format!("[{}]", vals.join(","))
+            };
+            let fast = row_from_json_line(&schema, &line);
+            let j: Json = serde_json::from_str(&line).unwrap();
+            let slow = row_from_json(&schema, &j);
+            match (&fast, &slow) {
+                (Some(f), Ok(s)) => prop_assert_eq!(f, s, "{}", line),
+                (Some(f), Err(e)) => prop_assert!(false, "{line}: fast {f:?}, slow {e}"),
+                (None, Ok(_)) => {
+                    // Only lines outside the scanner's subset go the slow way.
+                    prop_assert!(line.len() > 2 && line[1..].contains('['), "{}", line);
+                }
+                (None, Err(_)) => {}
+            }
+        }
+    }
+
+    #[test]
+    fn object_keys_must_name_columns_once() {
+        let schema: crate::rcfile::Schema = "a:int,b:string".parse().unwrap();
+        assert!(row_from_json_line(&schema, r#"{"a":1,"a":2}"#).is_none());
+        assert!(row_from_json_line(&schema, r#"{"A":1}"#).is_none());
+        assert!(row_from_json_line(&schema, r#"{"x":1}"#).is_none());
+        assert!(row_from_json_line(&schema, r#"[1,"x",3]"#).is_none());
+        assert_eq!(
+            row_from_json_line(&schema, r#"{"b":"x"}"#).unwrap(),
+            [Value::Null, Value::string("x")]
+        );
     }
 }

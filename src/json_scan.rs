@@ -1,0 +1,265 @@
+//! A scanner for the common shape of a JSON-lines row: one array or object of scalars (null,
+//! booleans, numbers kept as their text, strings without escapes), read without building a
+//! `serde_json::Value` or allocating per value (feature `json`). Anything else, valid JSON or
+//! not, is left to serde_json: the scanner says `None` and never guesses.
+
+/// One scalar of a flat row; numbers and strings borrow the line's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar<'a> {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A JSON number exactly as written (e.g. `-1.50E3`; serde_json's `arbitrary_precision`
+    /// text spells the same number's exponent its own way, `-1.50e+3`).
+    Number(&'a str),
+    /// A JSON string's contents (it had no escapes).
+    Str(&'a str),
+}
+
+/// A flat row: the values of an array, or an object's keys and values, in line order.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FlatRow<'a> {
+    /// The object's keys (empty for an array).
+    pub keys: Vec<&'a str>,
+    /// The values.
+    pub values: Vec<Scalar<'a>>,
+    /// Whether the row was an object.
+    pub object: bool,
+}
+
+/// Scans `line` as a flat row; `None` for anything else: nested arrays or objects, strings
+/// with escapes, invalid JSON, or text after the row (whitespace aside).
+///
+/// ```
+/// use colfile::json_scan::{scan_flat_row, Scalar};
+/// let r = scan_flat_row(r#"{"id": 7, "name": "ada", "ok": null}"#).unwrap();
+/// assert_eq!(r.keys, ["id", "name", "ok"]);
+/// assert_eq!(r.values, [Scalar::Number("7"), Scalar::Str("ada"), Scalar::Null]);
+/// assert!(scan_flat_row(r#"[1, [2]]"#).is_none()); // nested: not flat
+/// ```
+pub fn scan_flat_row(line: &str) -> Option<FlatRow<'_>> {
+    let mut s = Scan {
+        b: line.as_bytes(),
+        text: line,
+        p: 0,
+    };
+    let mut row = FlatRow::default();
+    s.ws();
+    let close = match s.next()? {
+        b'[' => b']',
+        b'{' => b'}',
+        _ => return None,
+    };
+    row.object = close == b'}';
+    s.ws();
+    if s.peek() == Some(close) {
+        s.p += 1;
+    } else {
+        loop {
+            if row.object {
+                s.ws();
+                let Scalar::Str(k) = s.scalar()? else {
+                    return None;
+                };
+                row.keys.push(k);
+                s.ws();
+                s.expect(b':')?;
+            }
+            s.ws();
+            row.values.push(s.scalar()?);
+            s.ws();
+            match s.next()? {
+                b',' => continue,
+                c if c == close => break,
+                _ => return None,
+            }
+        }
+    }
+    s.ws();
+    (s.p == s.b.len()).then_some(row)
+}
+
+struct Scan<'a> {
+    b: &'a [u8],
+    text: &'a str,
+    p: usize,
+}
+
+impl<'a> Scan<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.p).copied()
+    }
+    fn next(&mut self) -> Option<u8> {
+        let c = self.peek()?;
+        self.p += 1;
+        Some(c)
+    }
+    fn expect(&mut self, c: u8) -> Option<()> {
+        (self.next()? == c).then_some(())
+    }
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.p += 1;
+        }
+    }
+    fn word(&mut self, w: &[u8]) -> Option<()> {
+        let end = self.p + w.len();
+        (self.b.get(self.p..end)? == w).then(|| self.p = end)
+    }
+    fn digits(&mut self) -> usize {
+        let start = self.p;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.p += 1;
+        }
+        self.p - start
+    }
+    fn scalar(&mut self) -> Option<Scalar<'a>> {
+        let start = self.p;
+        match self.peek()? {
+            b'n' => self.word(b"null").map(|_| Scalar::Null),
+            b't' => self.word(b"true").map(|_| Scalar::Bool(true)),
+            b'f' => self.word(b"false").map(|_| Scalar::Bool(false)),
+            b'"' => {
+                self.p += 1;
+                let body = self.p;
+                // Stops at the closing quote; a backslash or a control character (which
+                // JSON forbids unescaped) leaves the line to serde_json.
+                loop {
+                    match self.next()? {
+                        b'"' => break,
+                        b'\\' | 0..=0x1f => return None,
+                        _ => {}
+                    }
+                }
+                self.text.get(body..self.p - 1).map(Scalar::Str)
+            }
+            b'-' | b'0'..=b'9' => {
+                // JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+                if self.peek() == Some(b'-') {
+                    self.p += 1;
+                }
+                match self.peek()? {
+                    b'0' => self.p += 1,
+                    b'1'..=b'9' => {
+                        self.digits();
+                    }
+                    _ => return None,
+                }
+                if self.peek() == Some(b'.') {
+                    self.p += 1;
+                    if self.digits() == 0 {
+                        return None;
+                    }
+                }
+                if matches!(self.peek(), Some(b'e' | b'E')) {
+                    self.p += 1;
+                    if matches!(self.peek(), Some(b'+' | b'-')) {
+                        self.p += 1;
+                    }
+                    if self.digits() == 0 {
+                        return None;
+                    }
+                }
+                self.text.get(start..self.p).map(Scalar::Number)
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_rows() {
+        let r = scan_flat_row(" [1, -0.50E-3, \"x y\", true, false, null] ").unwrap();
+        assert!(!r.object);
+        assert_eq!(
+            r.values,
+            [
+                Scalar::Number("1"),
+                Scalar::Number("-0.50E-3"),
+                Scalar::Str("x y"),
+                Scalar::Bool(true),
+                Scalar::Bool(false),
+                Scalar::Null
+            ]
+        );
+        assert_eq!(scan_flat_row("[]").unwrap().values, []);
+        assert_eq!(scan_flat_row("{}").unwrap().keys, [] as [&str; 0]);
+        for bad in [
+            "",
+            "[",
+            "[1,]",
+            "[01]",
+            "[1.]",
+            "[1e]",
+            "[-]",
+            "[+1]",
+            "[1] x",
+            "{\"a\"}",
+            "{\"a\":1,}",
+            "[\"a\\\"\"]",
+            "[\"\t\"]",
+            "[nul]",
+            "[[1]]",
+            "{\"a\":{}}",
+            "1",
+            "[1 2]",
+            "{1:2}",
+            "[NaN]",
+            "[1e]",
+            "[2E-]",
+            "[1e+]",
+        ] {
+            assert_eq!(scan_flat_row(bad), None, "{bad:?}");
+        }
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// Flat rows are accepted, and read as serde_json reads them: the same values, and
+        /// numbers with the same text.
+        #[test]
+        fn agrees_with_serde_json(line in proptest::prop_oneof![
+            r#"\[ ?((null|true|false|-?(0|[1-9][0-9]{0,3})(\.[0-9]{1,2})?([eE][+-]?[0-9]{1,2})?|\"[a-z é]{0,3}\") ?, ?){0,4}(null|true|false|-?(0|[1-9][0-9]{0,3})(\.[0-9]{1,2})?([eE][+-]?[0-9]{1,2})?|\"[a-z é]{0,3}\") ?\] ?"#,
+            r#"\{ ?("[a-z]{0,2}" ?: ?(null|true|false|-?(0|[1-9][0-9]{0,3})(\.[0-9]{1,2})?([eE][+-]?[0-9]{1,2})?|\"[a-z é]{0,3}\") ?, ?){0,4}"[a-z]{0,2}" ?: ?(null|true|false|-?(0|[1-9][0-9]{0,3})(\.[0-9]{1,2})?([eE][+-]?[0-9]{1,2})?|\"[a-z é]{0,3}\") ?\}"#,
+        ].prop_map(|s| s)) {
+            let row = scan_flat_row(&line);
+            proptest::prop_assert!(row.is_some(), "{line}");
+            let row = row.unwrap();
+            let j: serde_json::Value = serde_json::from_str(&line).unwrap();
+            let vals: Vec<&serde_json::Value> = match &j {
+                serde_json::Value::Array(a) => a.iter().collect(),
+                serde_json::Value::Object(o) => {
+                    // Duplicate keys collapse in serde_json: compare only rows without.
+                    if o.len() != row.keys.len() {
+                        return Ok(());
+                    }
+                    row.keys.iter().map(|k| &o[*k]).collect()
+                }
+                _ => unreachable!(),
+            };
+            proptest::prop_assert_eq!(vals.len(), row.values.len());
+            for (j, s) in vals.iter().zip(&row.values) {
+                let same = match (j, s) {
+                    (serde_json::Value::Null, Scalar::Null) => true,
+                    (serde_json::Value::Bool(a), Scalar::Bool(b)) => a == b,
+                    // The same text, or the same number with its exponent spelled otherwise.
+                    (serde_json::Value::Number(n), Scalar::Number(t)) => {
+                        let u = n.to_string();
+                        u == *t
+                            || (t.contains(['e', 'E'])
+                                && u.parse::<f64>().ok() == t.parse::<f64>().ok())
+                    }
+                    (serde_json::Value::String(a), Scalar::Str(b)) => a == b,
+                    _ => false,
+                };
+                proptest::prop_assert!(same, "{j:?} vs {s:?} in {line}");
+            }
+        }
+    }
+}
