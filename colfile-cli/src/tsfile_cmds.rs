@@ -8,7 +8,9 @@ use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
 use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
-use colfile::tsfile::tools::json::{from_json, write_tag_members, write_value, FloatStyle};
+use colfile::tsfile::tools::json::{
+    from_json, row_from_json_line, write_tag_members, write_value, FloatStyle,
+};
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{
     DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
@@ -407,8 +409,15 @@ pub fn write<W: Write>(
             continue;
         }
         let at = |m: String| Failure::input(format!("input line {}: {m}", n + 1));
-        let j: Json = serde_json::from_str(&line).map_err(|e| at(format!("invalid JSON: {e}")))?;
-        let (time, row) = row_of(&j, &names, &types).map_err(at)?;
+        // Flat rows of scalars without serde_json's tree; anything else through it.
+        let (time, row) = match row_from_json_line(&line, &names, &types) {
+            Some(r) => r,
+            None => {
+                let j: Json =
+                    serde_json::from_str(&line).map_err(|e| at(format!("invalid JSON: {e}")))?;
+                row_of(&j, &names, &types).map_err(at)?
+            }
+        };
         let r = if a.ts.table.is_some() {
             w.write_row(&target, time, &row)
         } else {

@@ -3,6 +3,7 @@
 //! and DOUBLE numbers that round-trip at their width, or `"NaN"`, `"Infinity"`,
 //! `"-Infinity"`; TEXT and STRING strings; BLOB lowercase hex; DATE `"YYYY-MM-DD"`; null.
 
+use crate::json_scan::Scalar;
 use crate::json_text::{parse_hex, push_hex, write_str};
 use crate::tsfile::format::DataType;
 use crate::tsfile::format::value::{date_to_string, parse_date, Value, ValueRef};
@@ -129,57 +130,129 @@ pub fn write_tag_members(tags: &[(String, Option<String>)], out: &mut String) {
 /// Errors: [`ErrorKind::Schema`](crate::ErrorKind::Schema) naming the value and the type.
 pub fn from_json(data_type: DataType, j: &Json) -> Result<Value> {
     let bad = || Error::schema(format!("{j} is not a {data_type} value"));
-    if j.is_null() {
-        return Ok(Value::Null);
-    }
-    Ok(match data_type {
-        DataType::Boolean => Value::Boolean(j.as_bool().ok_or_else(bad)?),
-        DataType::Int32 => Value::Int32(
-            j.as_i64()
-                .and_then(|v| i32::try_from(v).ok())
-                .ok_or_else(bad)?,
-        ),
-        DataType::Int64 | DataType::Timestamp => Value::Int64(j.as_i64().ok_or_else(bad)?),
-        DataType::Date => Value::Int32(match j {
-            Json::String(s) => parse_date(s).ok_or_else(bad)?,
-            _ => j
-                .as_i64()
-                .and_then(|v| i32::try_from(v).ok())
-                .filter(|&v| date_to_string(v).is_some())
-                .ok_or_else(bad)?,
+    // A number's own text (exact, thanks to `arbitrary_precision`).
+    let text;
+    let scalar = match j {
+        Json::Null => return Ok(Value::Null),
+        Json::Bool(b) => Scalar::Bool(*b),
+        Json::String(s) => Scalar::Str(s),
+        Json::Number(n) => {
+            text = n.to_string();
+            Scalar::Number(&text)
+        }
+        Json::Array(_) | Json::Object(_) => return Err(bad()),
+    };
+    from_scalar(data_type, scalar).ok_or_else(bad)
+}
+
+/// [`from_json`] of a non-null JSON scalar (as [`crate::json_scan`] reads it); `None` where
+/// [`from_json`] fails.
+pub fn from_scalar(data_type: DataType, j: Scalar<'_>) -> Option<Value> {
+    // JSON integers only (serde_json's `as_i64`); strings are not numbers here.
+    let int = || match j {
+        Scalar::Number(t) => t.parse::<i64>().ok(),
+        _ => None,
+    };
+    // A JSON number as `f64`, read from its text so that `f32`s given with 9 digits are exact.
+    let number = || match j {
+        Scalar::Number(t) => t.parse::<f64>().ok(),
+        _ => None,
+    };
+    let string = match j {
+        Scalar::Str(s) => Some(s),
+        _ => None,
+    };
+    Some(match data_type {
+        DataType::Boolean => match j {
+            Scalar::Bool(b) => Value::Boolean(b),
+            _ => return None,
+        },
+        DataType::Int32 => Value::Int32(i32::try_from(int()?).ok()?),
+        DataType::Int64 | DataType::Timestamp => Value::Int64(int()?),
+        DataType::Date => Value::Int32(match string {
+            Some(s) => parse_date(s)?,
+            None => i32::try_from(int()?)
+                .ok()
+                .filter(|&v| date_to_string(v).is_some())?,
         }),
-        DataType::Float => Value::Float(match j {
-            Json::String(s) => match special(s) {
+        DataType::Float => Value::Float(match string {
+            Some(s) => match special(s) {
                 Some(v) => v as f32,
-                None => hex_bits(s, 8)
-                    .map(|b| f32::from_bits(b as u32))
-                    .ok_or_else(bad)?,
+                None => f32::from_bits(hex_bits(s, 8)? as u32),
             },
-            _ => number(j).ok_or_else(bad)? as f32,
+            None => number()? as f32,
         }),
-        DataType::Double => Value::Double(match j {
-            Json::String(s) => match special(s) {
+        DataType::Double => Value::Double(match string {
+            Some(s) => match special(s) {
                 Some(v) => v,
-                None => hex_bits(s, 16).map(f64::from_bits).ok_or_else(bad)?,
+                None => f64::from_bits(hex_bits(s, 16)?),
             },
-            _ => number(j).ok_or_else(bad)?,
+            None => number()?,
         }),
-        DataType::Text | DataType::String => {
-            Value::Binary(j.as_str().ok_or_else(bad)?.as_bytes().to_vec())
-        }
-        DataType::Blob | DataType::Object => {
-            Value::Binary(j.as_str().and_then(parse_hex).ok_or_else(bad)?)
-        }
-        DataType::Vector | DataType::Unknown => return Err(bad()),
+        DataType::Text | DataType::String => Value::Binary(string?.as_bytes().to_vec()),
+        DataType::Blob | DataType::Object => Value::Binary(parse_hex(string?)?),
+        DataType::Vector | DataType::Unknown => return None,
     })
 }
 
-/// A JSON number as `f64`, read from its text so that `f32`s given with 9 digits are exact.
-fn number(j: &Json) -> Option<f64> {
-    match j {
-        Json::Number(n) => n.to_string().parse().ok(),
-        _ => None,
+/// A JSON-lines row of a TsFile table or device, without serde_json's tree: `[time, v1, ...]`
+/// with a value for each of `names` (of `types`), or `{"time": t, "name": v, ...}` (names
+/// matched ignoring ASCII case, absent ones null), where every value is a scalar that
+/// [`from_scalar`] takes. `None` for any other line, including every row the CLI's
+/// serde_json path refuses, which then says why.
+///
+/// ```
+/// use colfile::tsfile::format::DataType;
+/// use colfile::tsfile::format::value::Value;
+/// use colfile::tsfile::tools::json::row_from_json_line;
+/// let names = ["temp".to_string(), "city".to_string()];
+/// let types = [DataType::Double, DataType::String];
+/// let (t, row) = row_from_json_line(r#"{"time": 5, "TEMP": 21.5}"#, &names, &types).unwrap();
+/// assert_eq!((t, row), (5, vec![Value::Double(21.5), Value::Null]));
+/// ```
+pub fn row_from_json_line(
+    line: &str,
+    names: &[String],
+    types: &[DataType],
+) -> Option<(i64, Vec<Value>)> {
+    if names.iter().any(|n| n.eq_ignore_ascii_case("time")) {
+        return None; // a column the key "time" could also name: left to serde_json's rules
     }
+    let row = crate::json_scan::scan_flat_row(line)?;
+    let value = |t: DataType, j: Scalar<'_>| match j {
+        Scalar::Null => Some(Value::Null),
+        j => from_scalar(t, j),
+    };
+    let time = |j: Option<&Scalar<'_>>| match j {
+        Some(Scalar::Number(t)) => t.parse::<i64>().ok(),
+        _ => None,
+    };
+    if !row.object {
+        let (t, vals) = row.values.split_first()?;
+        if vals.len() != names.len() || types.len() != names.len() {
+            return None;
+        }
+        let vals = vals.iter().zip(types).map(|(j, t)| value(*t, *j));
+        return Some((time(Some(t))?, vals.collect::<Option<_>>()?));
+    }
+    let mut slots: Vec<Option<Scalar<'_>>> = vec![None; names.len()];
+    let mut t = None;
+    for (k, v) in row.keys.iter().zip(&row.values) {
+        let slot = if *k == "time" {
+            &mut t
+        } else {
+            let i = names.iter().position(|n| n.eq_ignore_ascii_case(k))?;
+            slots.get_mut(i)?
+        };
+        if slot.replace(*v).is_some() {
+            return None; // a name given twice: left to serde_json's rules
+        }
+    }
+    let vals = slots
+        .into_iter()
+        .zip(types)
+        .map(|(j, t)| value(*t, j.unwrap_or(Scalar::Null)));
+    Some((time(t.as_ref())?, vals.collect::<Option<_>>()?))
 }
 
 fn special(s: &str) -> Option<f64> {
@@ -202,6 +275,7 @@ fn hex_bits(s: &str, digits: usize) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy as _;
     use serde_json::json;
 
     #[test]
@@ -248,4 +322,92 @@ mod tests {
         );
         assert_eq!(s, "0.10000000149011612");
     }
+
+    /// The CLI's rules for a parsed row (its serde_json path), for comparison.
+    fn reference(j: &Json, names: &[String], types: &[DataType]) -> Option<(i64, Vec<Value>)> {
+        match j {
+            Json::Array(items) if items.len() == names.len() + 1 => {
+                let time = items.first()?.as_i64()?;
+                let vals = items[1..].iter().zip(types).map(|(v, t)| from_json(*t, v).ok());
+                Some((time, vals.collect::<Option<_>>()?))
+            }
+            Json::Object(m) => {
+                let time = m.get("time")?.as_i64()?;
+                if m.keys().any(|k| k != "time" && !names.iter().any(|n| n.eq_ignore_ascii_case(k))) {
+                    return None;
+                }
+                let vals = names.iter().zip(types).map(|(n, t)| {
+                    let v = m.iter().find(|(k, _)| k.eq_ignore_ascii_case(n)).map(|(_, v)| v);
+                    from_json(*t, v.unwrap_or(&Json::Null)).ok()
+                });
+                Some((time, vals.collect::<Option<_>>()?))
+            }
+            _ => None,
+        }
+    }
+
+    fn suited(t: DataType) -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let re = match t {
+            DataType::Boolean => "(true|false)",
+            DataType::Int32 | DataType::Int64 => "-?(0|[1-9][0-9]{0,11})",
+            DataType::Date => "(20[0-9]{2}0[1-9][12][0-9]|\"20[0-9]{2}-0[1-9]-[12][0-9]\")",
+            DataType::Float | DataType::Double => {
+                "(-?(0|[1-9][0-9]{0,4})(\\.[0-9]{1,9})?([eE][+-]?[0-9]{1,2})?|\"(NaN|inf|-Infinity)\")"
+            }
+            DataType::Blob => "\"([0-9a-f]{2}){0,3}\"",
+            _ => "\"[a-z é]{0,5}\"",
+        };
+        prop_oneof![
+            8 => proptest::string::string_regex(re).unwrap(),
+            1 => prop_oneof![Just("null".to_owned()), Just("\"x\"".to_owned()), Just("1.5".to_owned())],
+        ]
+    }
+
+    proptest::proptest! {
+        /// The scanning path gives the serde_json path's row wherever that path gives one.
+        #[test]
+        fn line_rows_agree_with_the_serde_json_path(
+            vals in (0usize..7).prop_flat_map(|n| {
+                (0..n).map(|i| suited(TYPES[i])).collect::<Vec<_>>()
+            }),
+            time in proptest::prelude::any::<i32>(),
+            object in proptest::prelude::any::<bool>(),
+            upper in proptest::prelude::any::<bool>(),
+        ) {
+            use proptest::prelude::*;
+            let names: Vec<String> = NAMES.iter().take(vals.len()).map(|s| s.to_string()).collect();
+            let types = &TYPES[..vals.len()];
+            let line = if object {
+                let mut f = vec![format!("\"time\": {time}")];
+                for (n, v) in names.iter().zip(&vals) {
+                    let n = if upper { n.to_uppercase() } else { n.clone() };
+                    f.push(format!("\"{n}\": {v}"));
+                }
+                f.rotate_left(vals.len() / 2);
+                format!("{{{}}}", f.join(","))
+            } else {
+                format!("[{time}{}]", vals.iter().map(|v| format!(", {v}")).collect::<String>())
+            };
+            let j: Json = serde_json::from_str(&line).unwrap();
+            let want = reference(&j, &names, types);
+            let got = row_from_json_line(&line, &names, types);
+            match (&got, &want) {
+                (Some(_), _) => prop_assert_eq!(format!("{got:?}"), format!("{want:?}"), "{}", line),
+                (None, Some(_)) => prop_assert!(false, "{line}: only the serde_json path reads it"),
+                (None, None) => {}
+            }
+        }
+    }
+
+    const NAMES: [&str; 7] = ["b", "i", "l", "d", "f", "s", "x"];
+    const TYPES: [DataType; 7] = [
+        DataType::Boolean,
+        DataType::Int32,
+        DataType::Int64,
+        DataType::Date,
+        DataType::Double,
+        DataType::String,
+        DataType::Blob,
+    ];
 }
