@@ -1,5 +1,5 @@
 //! RCFile read and write throughput: raw cell scans (uncompressed and lz4), typed decoding
-//! with both serdes, and writing. Data is generated in memory (~32 MiB of cells) so the
+//! with both serdes, the per-type column-batch decode loops, and writing. Data is generated in memory (~32 MiB of cells) so the
 //! numbers measure the library, not the disk. Compare against `interop/bench.sh` (Hive).
 
 use colfile::compress::HadoopCodec;
@@ -123,6 +123,95 @@ fn typed_scan(c: &mut Criterion) {
     g.finish();
 }
 
+/// Issue 23's column types with 5% NULLs, random values as Hive's oracle makes them
+/// (timestamps 1900-2099 with every kind of nanoseconds, decimals of 1 to 10 digits).
+const MIXED: &str = "id:bigint,account:int,price:double,name:string,ts:timestamp,\
+    active:boolean,amount:decimal(10,2)";
+
+fn mixed_rows(n: usize) -> Vec<Vec<Value>> {
+    use colfile::rcfile::{Decimal, Timestamp};
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..n)
+        .map(|_| {
+            let mut v = vec![
+                Value::BigInt((next() as i64) >> (next() % 64)),
+                Value::Int((next() as i32) >> (next() % 32)),
+                Value::Double(next() as f64 / 3.0),
+                Value::string(
+                    "abcdefghijklmnopqrstuvwx"
+                        .get(..(next() % 25) as usize)
+                        .unwrap(),
+                ),
+                Value::Timestamp(Timestamp {
+                    seconds: -2_208_988_800 + (next() % 6_311_433_600) as i64,
+                    nanos: match next() % 4 {
+                        0 => 0,
+                        1 => (next() % 1000) as u32 * 1_000_000,
+                        2 => (next() % 1_000_000) as u32 * 1000,
+                        _ => (next() % 1_000_000_000) as u32,
+                    },
+                }),
+                Value::Boolean(next() & 1 == 0),
+                Value::Decimal(Decimal {
+                    unscaled: (next() % 10u64.pow(1 + (next() % 10) as u32)) as i128
+                        * if next() & 1 == 0 { 1 } else { -1 },
+                    scale: 2,
+                }),
+            ];
+            for cell in v.iter_mut() {
+                if next() % 20 == 0 {
+                    *cell = Value::Null;
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+/// The per-type decode loops: each column of a 7-column binary-serde file into its
+/// `ColumnBatch`, one thread (the cells already read; no I/O).
+fn batch_decode(c: &mut Criterion) {
+    use colfile::rcfile::ColumnBatch;
+    let mut g = c.benchmark_group("rcfile_batch_decode");
+    g.sample_size(20);
+    let n = 200_000;
+    let schema: Schema = MIXED.parse().unwrap();
+    let serde = Serde::binary();
+    let w = RcFileWriter::builder(Vec::new(), schema.len())
+        .build()
+        .unwrap();
+    let mut w = RowWriter::new(w, schema.clone(), serde.clone());
+    for r in mixed_rows(n) {
+        w.write(&r).unwrap();
+    }
+    let bytes = w.finish_into_inner().unwrap().0;
+    g.throughput(Throughput::Elements(n as u64));
+    for (i, col) in schema.columns().iter().enumerate() {
+        g.bench_function(BenchmarkId::new("column", &col.ty), |b| {
+            let mut out = ColumnBatch::default();
+            b.iter(|| {
+                let mut r = RcFileReader::builder(bytes.as_slice())
+                    .with_projection([i])
+                    .build()
+                    .unwrap();
+                let mut values = 0;
+                while let Some(grp) = r.next_row_group().unwrap() {
+                    grp.decode_batch(i, &col.ty, &serde, &mut out).unwrap();
+                    values += out.len();
+                }
+                black_box(values)
+            })
+        });
+    }
+    g.finish();
+}
+
 fn write(c: &mut Criterion) {
     let mut g = c.benchmark_group("rcfile_write");
     g.sample_size(10);
@@ -146,5 +235,5 @@ fn write(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, raw_scan, typed_scan, write);
+criterion_group!(benches, raw_scan, typed_scan, batch_decode, write);
 criterion_main!(benches);
