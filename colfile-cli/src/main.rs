@@ -37,6 +37,7 @@ mod head_count;
 mod help;
 mod help_write;
 mod input;
+mod json_lines;
 mod man_page;
 mod mods_cmd;
 mod multi;

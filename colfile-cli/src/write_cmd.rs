@@ -147,28 +147,17 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
         for (k, v) in &a.meta {
             b = b.with_metadata(k.clone(), v.clone());
         }
-        let w = RowWriter::new(b.build()?, schema.clone(), serde);
-        // Lines are parsed on this thread and their rows serialized, compressed and written
-        // on a second one, in batches of numbered rows.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, Vec<Value>)>>(4);
-        let (parsed, written) = std::thread::scope(|s| {
-            let writer = s.spawn(move || {
-                let mut w = w;
-                for (n, row) in rx.into_iter().flatten() {
-                    w.write(&row)
-                        .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
-                }
-                Ok::<_, Failure>(w)
-            });
-            let parsed = parse_rows(input, &schema, tx);
-            let written = writer
-                .join()
-                .unwrap_or_else(|_| Err(Failure::input("the writing thread panicked")));
-            (parsed, written)
-        });
-        // The writer's failure first: it is why the parsing stopped, if it stopped early.
-        let w = written?;
-        parsed?;
+        let mut w = RowWriter::new(b.build()?, schema.clone(), serde);
+        // Lines parsed on worker threads, rows serialized, compressed and written on another.
+        crate::json_lines::parse_in_order(
+            input,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n, line| parse_row(&schema, n, line),
+            |n, row| {
+                w.write(&row)
+                    .map_err(|e| Failure::input(format!("input line {n}: {e}")))
+            },
+        )?;
         let s = if a.fsync {
             w.finish_sync()?
         } else {
@@ -178,44 +167,15 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
     })
 }
 
-/// Reads JSON-lines rows of `schema` from `input` (blank lines skipped) and sends them to
-/// `tx` in batches, each row with its line number; stops at the first bad line, or when the
-/// receiver is gone.
-fn parse_rows(
-    input: Box<dyn BufRead + '_>,
-    schema: &Schema,
-    tx: std::sync::mpsc::SyncSender<Vec<(usize, Vec<Value>)>>,
-) -> Result<(), Failure> {
-    const BATCH: usize = 1024;
-    let mut batch = Vec::with_capacity(BATCH);
-    for (n, line) in input.lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        // Flat rows of scalars without serde_json's tree; anything else through it.
-        let row = match json::row_from_json_line(schema, &line) {
-            Some(row) => row,
-            None => {
-                let j: serde_json::Value = serde_json::from_str(&line).map_err(|e| {
-                    Failure::input(format!("input line {}: invalid JSON: {e}", n + 1))
-                })?;
-                json::row_from_json(schema, &j)
-                    .map_err(|e| Failure::input(format!("input line {}: {e}", n + 1)))?
-            }
-        };
-        batch.push((n + 1, row));
-        if batch.len() == BATCH {
-            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-            if tx.send(full).is_err() {
-                return Ok(()); // the writer failed: it reports why
-            }
-        }
+/// Input line `n` as a row of `schema`: flat rows of scalars without serde_json's tree,
+/// anything else through it.
+fn parse_row(schema: &Schema, n: usize, line: &str) -> Result<Vec<Value>, Failure> {
+    if let Some(row) = json::row_from_json_line(schema, line) {
+        return Ok(row);
     }
-    if !batch.is_empty() {
-        let _ = tx.send(batch);
-    }
-    Ok(())
+    let j: serde_json::Value = serde_json::from_str(line)
+        .map_err(|e| Failure::input(format!("input line {n}: invalid JSON: {e}")))?;
+    json::row_from_json(schema, &j).map_err(|e| Failure::input(format!("input line {n}: {e}")))
 }
 
 /// Runs `body` on a temporary file next to `out` and renames it to `out` when `body`
