@@ -14,6 +14,24 @@ fn colfile() -> Command {
     Command::new(env!("CARGO_BIN_EXE_colfile"))
 }
 
+/// Runs `cmd` with `input` on its standard input (fed from another thread, so that a
+/// command that stops reading early cannot block it), capturing its output.
+fn run_with_stdin(cmd: &mut Command, input: String) -> std::process::Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feed = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    feed.join().unwrap();
+    out
+}
+
 fn schema_of(dump: &Json) -> String {
     schema_text(dump)
 }
@@ -180,21 +198,9 @@ fn write_reproduces_hive_files_byte_for_byte() {
         let mut tried = Vec::new();
         for rows in std::iter::once(dump_rows).chain(spec_rows) {
             let mut child = Command::new(env!("CARGO_BIN_EXE_colfile"));
-            child.args(cmd.get_args());
-            let mut child = child
-                .arg("--validate")
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
-            {
-                let mut stdin = child.stdin.take().unwrap();
-                for r in &rows {
-                    writeln!(stdin, "{r}").unwrap();
-                }
-            }
-            let res = child.wait_with_output().unwrap();
+            child.args(cmd.get_args()).arg("--validate");
+            let input: String = rows.iter().map(|r| format!("{r}\n")).collect();
+            let res = run_with_stdin(&mut child, input);
             assert!(
                 res.status.success(),
                 "{}: {}",
@@ -746,21 +752,10 @@ fn write_reports_the_first_bad_line_of_a_long_input() {
             .collect::<String>()
     };
     let run = |input: String| {
-        let mut child = colfile()
-            .args(["write", out.to_str().unwrap(), "--format", "rcfile"])
-            .args(["--schema", "id:bigint,name:string", "--serde", "binary"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let feed = std::thread::spawn(move || {
-            let _ = stdin.write_all(input.as_bytes());
-        });
-        let o = child.wait_with_output().unwrap();
-        feed.join().unwrap();
-        o
+        let mut c = colfile();
+        c.args(["write", out.to_str().unwrap(), "--format", "rcfile"])
+            .args(["--schema", "id:bigint,name:string", "--serde", "binary"]);
+        run_with_stdin(&mut c, input)
     };
     let mut input = rows(20_000);
     input.push_str("\n{\"id\": \"x\"}\n");
@@ -773,7 +768,12 @@ fn write_reports_the_first_bad_line_of_a_long_input() {
     let o = run(rows(30_000));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let cat = colfile()
-        .args(["cat", out.to_str().unwrap(), "--schema", "id:bigint,name:string"])
+        .args([
+            "cat",
+            out.to_str().unwrap(),
+            "--schema",
+            "id:bigint,name:string",
+        ])
         .args(["--serde", "binary"])
         .output()
         .unwrap();
