@@ -303,12 +303,11 @@ fn from_scalar(ty: &HiveType, j: Scalar<'_>) -> Option<Value> {
 /// [`row_from_json`], which gives the same row or says what is wrong.
 ///
 /// ```
-/// use colfile::rcfile::{json, Schema, Value};
+/// use colfile::rcfile::{json, Decimal, Schema, Value};
 /// let schema: Schema = "id:bigint,name:string,price:decimal(5,2)".parse().unwrap();
 /// let row = json::row_from_json_line(&schema, r#"{"id": 7, "price": 1.5}"#).unwrap();
-/// assert_eq!(row[0], Value::BigInt(7));
-/// assert_eq!(row[1], Value::Null);
-/// assert_eq!(row[2].to_string(), "1.50");
+/// let price = Decimal { unscaled: 150, scale: 2 };
+/// assert_eq!(row, [Value::BigInt(7), Value::Null, Value::Decimal(price)]);
 /// ```
 pub fn row_from_json_line(schema: &super::Schema, line: &str) -> Option<Vec<Value>> {
     let cols = schema.columns();
