@@ -354,7 +354,7 @@ fn options_of(a: &WriteArgs) -> WriterOptions {
 
 /// Writes a TsFile from `--schema` + JSON lines (`input`, else `--input` or stdin), or from
 /// an oracle `--spec` file, to `out`; returns the summary line.
-pub fn write<W: Write + Send>(
+pub fn write<W: Write>(
     a: &WriteArgs,
     out: W,
     input: Option<Box<dyn BufRead>>,
@@ -403,34 +403,33 @@ pub fn write<W: Write + Send>(
         )),
         (None, None) => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
     };
-    let at = |n: usize, m: String| Failure::input(format!("input line {n}: {m}"));
-    // Lines parsed on worker threads, rows encoded and written on another, in input order.
-    crate::json_lines::parse_in_order(
-        input,
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n, line| {
-            // Flat rows of scalars without serde_json's tree; anything else through it.
-            if let Some(r) = row_from_json_line(line, &names, &types) {
-                return Ok(r);
+    for (n, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |m: String| Failure::input(format!("input line {}: {m}", n + 1));
+        // Flat rows of scalars without serde_json's tree; anything else through it.
+        let (time, row) = match row_from_json_line(&line, &names, &types) {
+            Some(r) => r,
+            None => {
+                let j: Json =
+                    serde_json::from_str(&line).map_err(|e| at(format!("invalid JSON: {e}")))?;
+                row_of(&j, &names, &types).map_err(at)?
             }
-            let j: Json =
-                serde_json::from_str(line).map_err(|e| at(n, format!("invalid JSON: {e}")))?;
-            row_of(&j, &names, &types).map_err(|m| at(n, m))
-        },
-        |n, (time, row)| {
-            let r = if a.ts.table.is_some() {
-                w.write_row(&target, time, &row)
-            } else {
-                let refs: Vec<(&str, ValueRef<'_>)> = names
-                    .iter()
-                    .map(String::as_str)
-                    .zip(row.iter().map(Value::as_ref))
-                    .collect();
-                w.write_record(&target, time, &refs)
-            };
-            r.map_err(|e| at(n, e.to_string()))
-        },
-    )?;
+        };
+        let r = if a.ts.table.is_some() {
+            w.write_row(&target, time, &row)
+        } else {
+            let refs: Vec<(&str, ValueRef<'_>)> = names
+                .iter()
+                .map(String::as_str)
+                .zip(row.iter().map(Value::as_ref))
+                .collect();
+            w.write_record(&target, time, &refs)
+        };
+        r.map_err(|e| at(e.to_string()))?;
+    }
     let s = w.finish()?;
     Ok(crate::write_cmd::ts_summary(&s))
 }
