@@ -153,23 +153,21 @@ pub use crate::json_text::{parse_hex, push_hex, write_str};
 /// ```
 pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
     let bad = || Error::invalid(format!("cannot read {j} as {ty}"));
+    // A number's own text (exact, thanks to `arbitrary_precision`).
+    let text;
     let scalar = match j {
-        Json::Null => return Ok(Value::Null),
+        Json::Null => Some(Scalar::Null),
         Json::Bool(b) => Some(Scalar::Bool(*b)),
         Json::String(s) => Some(Scalar::Str(s)),
-        _ => None,
+        Json::Number(n) => {
+            text = n.to_string();
+            Some(Scalar::Number(&text))
+        }
+        Json::Array(_) | Json::Object(_) => None,
     };
+    // Every nested type refuses a scalar, as `from_scalar` does.
     if let Some(x) = scalar {
-        if !is_nested(ty) {
-            return from_scalar(ty, x).ok_or_else(bad);
-        }
-    }
-    if let Json::Number(n) = j {
-        // The number's own text (exact, thanks to `arbitrary_precision`).
-        let text = n.to_string();
-        if !is_nested(ty) {
-            return from_scalar(ty, Scalar::Number(&text)).ok_or_else(bad);
-        }
+        return from_scalar(ty, x).ok_or_else(bad);
     }
     Ok(match ty {
         HiveType::Binary => Value::Binary(match j {
@@ -232,21 +230,14 @@ pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
     })
 }
 
-/// Array, map, struct and union: the types a JSON scalar is never a value of.
-fn is_nested(ty: &HiveType) -> bool {
-    matches!(
-        ty,
-        HiveType::Array(_) | HiveType::Map(..) | HiveType::Struct(_) | HiveType::Union(_)
-    )
-}
-
-/// A non-null JSON scalar as a value of the primitive type `ty`, with [`from_json`]'s
-/// coercions; `None` where it cannot be one (or `ty` is nested).
+/// A JSON scalar as a value of type `ty` (null as NULL), with [`from_json`]'s coercions;
+/// `None` where it cannot be one (every nested type).
 fn from_scalar(ty: &HiveType, j: Scalar<'_>) -> Option<Value> {
     let (num, text) = match j {
+        Scalar::Null => return Some(Value::Null),
         Scalar::Number(t) => (true, Some(t)),
         Scalar::Str(t) => (false, Some(t)),
-        Scalar::Bool(_) | Scalar::Null => (false, None),
+        Scalar::Bool(_) => (false, None),
     };
     // An exact integer from a JSON number or a decimal string.
     let int = || -> Option<i64> {
@@ -312,10 +303,6 @@ fn from_scalar(ty: &HiveType, j: Scalar<'_>) -> Option<Value> {
 pub fn row_from_json_line(schema: &super::Schema, line: &str) -> Option<Vec<Value>> {
     let cols = schema.columns();
     let row = crate::json_scan::scan_flat_row(line)?;
-    let value = |ty: &HiveType, j: Scalar<'_>| match j {
-        Scalar::Null => Some(Value::Null),
-        j => from_scalar(ty, j),
-    };
     if !row.object {
         if row.values.len() > cols.len() {
             return None;
@@ -328,7 +315,7 @@ pub fn row_from_json_line(schema: &super::Schema, line: &str) -> Option<Vec<Valu
         return cols
             .iter()
             .zip(given)
-            .map(|(c, j)| value(&c.ty, j))
+            .map(|(c, j)| from_scalar(&c.ty, j))
             .collect();
     }
     let mut slots: Vec<Option<Scalar<'_>>> = vec![None; cols.len()];
@@ -345,7 +332,7 @@ pub fn row_from_json_line(schema: &super::Schema, line: &str) -> Option<Vec<Valu
     }
     cols.iter()
         .zip(slots)
-        .map(|(c, j)| value(&c.ty, j.unwrap_or(Scalar::Null)))
+        .map(|(c, j)| from_scalar(&c.ty, j.unwrap_or(Scalar::Null)))
         .collect()
 }
 

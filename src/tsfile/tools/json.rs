@@ -133,7 +133,7 @@ pub fn from_json(data_type: DataType, j: &Json) -> Result<Value> {
     // A number's own text (exact, thanks to `arbitrary_precision`).
     let text;
     let scalar = match j {
-        Json::Null => return Ok(Value::Null),
+        Json::Null => Scalar::Null,
         Json::Bool(b) => Scalar::Bool(*b),
         Json::String(s) => Scalar::Str(s),
         Json::Number(n) => {
@@ -145,9 +145,12 @@ pub fn from_json(data_type: DataType, j: &Json) -> Result<Value> {
     from_scalar(data_type, scalar).ok_or_else(bad)
 }
 
-/// [`from_json`] of a non-null JSON scalar (as [`crate::json_scan`] reads it); `None` where
-/// [`from_json`] fails.
+/// [`from_json`] of a JSON scalar (as [`crate::json_scan`] reads it; null as null); `None`
+/// where [`from_json`] fails.
 pub fn from_scalar(data_type: DataType, j: Scalar<'_>) -> Option<Value> {
+    if j == Scalar::Null {
+        return Some(Value::Null);
+    }
     // JSON integers only (serde_json's `as_i64`); strings are not numbers here.
     let int = || match j {
         Scalar::Number(t) => t.parse::<i64>().ok(),
@@ -219,10 +222,6 @@ pub fn row_from_json_line(
         return None; // a column the key "time" could also name: left to serde_json's rules
     }
     let row = crate::json_scan::scan_flat_row(line)?;
-    let value = |t: DataType, j: Scalar<'_>| match j {
-        Scalar::Null => Some(Value::Null),
-        j => from_scalar(t, j),
-    };
     let time = |j: Option<&Scalar<'_>>| match j {
         Some(Scalar::Number(t)) => t.parse::<i64>().ok(),
         _ => None,
@@ -232,7 +231,7 @@ pub fn row_from_json_line(
         if vals.len() != names.len() || types.len() != names.len() {
             return None;
         }
-        let vals = vals.iter().zip(types).map(|(j, t)| value(*t, *j));
+        let vals = vals.iter().zip(types).map(|(j, t)| from_scalar(*t, *j));
         return Some((time(Some(t))?, vals.collect::<Option<_>>()?));
     }
     let mut slots: Vec<Option<Scalar<'_>>> = vec![None; names.len()];
@@ -251,7 +250,7 @@ pub fn row_from_json_line(
     let vals = slots
         .into_iter()
         .zip(types)
-        .map(|(j, t)| value(*t, j.unwrap_or(Scalar::Null)));
+        .map(|(j, t)| from_scalar(*t, j.unwrap_or(Scalar::Null)));
     Some((time(t.as_ref())?, vals.collect::<Option<_>>()?))
 }
 
