@@ -108,6 +108,50 @@ class Bench:
                 "median_s": statistics.median(secs), "best_s": min(secs),
                 "median_wall_s": statistics.median(walls), "runs": runs, "times_s": secs}
 
+    def specs(self, prefix, cols, codecs, gen):
+        """Writes a spec per codec; returns {key: (file, spec)} and the rcoracle write commands."""
+        files, cmds = {}, []
+        for codec in codecs:
+            key = f"{prefix}_{codec}"
+            sp = os.path.join(self.work, key + ".spec.json")
+            with open(sp, "w") as f:
+                json.dump(spec(cols, codec, gen), f)
+            path = os.path.join(self.work, key + ".rc")
+            files[key] = (path, sp)
+            cmds.append(["write", sp, path])
+        return files, cmds
+
+    @staticmethod
+    def rows_record(bench, path, codec, mode, h, c):
+        """One rows/s comparison: Hive's result `h` and colfile's scan `c` of `path`."""
+        rec = {"bench": bench, "file": os.path.basename(path), "codec": codec,
+               "mode": mode, "rows": h["rows"], "file_bytes": h["file_bytes"],
+               "uncompressed_bytes": h["uncompressed_bytes"],
+               "hive_median_s": h["median_s"], "hive_rows_per_s": h["rows_per_s"]}
+        if "error" in c:
+            rec["colfile_error"] = c["error"]
+        else:
+            rec.update({"colfile_median_s": c["median_s"], "colfile_median_wall_s": c["median_wall_s"],
+                        "colfile_rows": c["rows"],
+                        "colfile_rows_per_s": round(c["rows"] / c["median_s"], 1),
+                        "colfile_over_hive": round(h["median_s"] / c["median_s"], 2)})
+            if c["rows"] != h["rows"]:
+                rec["warning"] = "row counts differ"
+        return rec
+
+    def column_rates(self, path, cols, threads=None):
+        """colfile's decode rate of each column of `path` on its own (`--columns`)."""
+        name = os.path.basename(path)
+        for n, t in cols:
+            c = self.scan(path, cols, False, 3, columns=[n], threads=threads)
+            rec = {"bench": "column_decode", "file": name, "column": n, "type": t}
+            if "error" in c:
+                rec["colfile_error"] = c["error"]
+            else:
+                rec.update({"values": c["values"], "colfile_median_s": c["median_s"],
+                            "colfile_mvalues_per_s": round(c["values"] / c["median_s"] / 1e6, 2)})
+            self.emit(rec)
+
     def write_words(self, path, rows):
         """Log-like rows (words from a small vocabulary, so lz4 finds matches), piped as JSON lines
         into `colfile write --codec lz4`."""
@@ -169,28 +213,13 @@ class Bench:
         w = self.work
         # ---------------------------------------------------------------- part 1: rows/s
         gen = {"rows": a.rows, "seed": 20240601, "null_rate": 0.05, "max_len": 24, "max_items": 4}
-        files = {}
-        cmds = []
-        for codec in ("none", "lz4"):
-            key = f"mixed_{codec}"
-            sp = os.path.join(w, key + ".spec.json")
-            with open(sp, "w") as f:
-                json.dump(spec(MIXED, codec, gen), f)
-            path = os.path.join(w, key + ".rc")
-            files[key] = (path, sp)
-            cmds.append(["write", sp, path])
+        files, cmds = self.specs("mixed", MIXED, ("none", "lz4"), gen)
         # part 2 files: long strings and binary, a few hundred MB of column bytes
         big_gen = {"rows": a.big_rows, "seed": 7, "null_rate": 0.02, "max_len": 400, "max_items": 6}
         big = {}
         if a.big_rows > 0:
-            for codec in ("none", "lz4"):
-                key = f"big_{codec}"
-                sp = os.path.join(w, key + ".spec.json")
-                with open(sp, "w") as f:
-                    json.dump(spec(BIG, codec, big_gen), f)
-                path = os.path.join(w, key + ".rc")
-                big[key] = (path, sp)
-                cmds.append(["write", sp, path])
+            big, big_cmds = self.specs("big", BIG, ("none", "lz4"), big_gen)
+            cmds += big_cmds
         self.batch("write", cmds)
 
         hive = self.hive_bench("bench_rows", files, a.iters, a.warmup, "serde,raw")
@@ -200,70 +229,25 @@ class Bench:
             for mode, raw in (("serde", False), ("raw", True)):
                 h = hive[(key, mode)]
                 c = self.scan(path, MIXED, raw, a.runs)
-                rec = {"bench": "rows_per_s", "file": os.path.basename(path), "codec": codec,
-                       "mode": mode, "rows": h["rows"], "file_bytes": h["file_bytes"],
-                       "uncompressed_bytes": h["uncompressed_bytes"],
-                       "hive_median_s": h["median_s"], "hive_rows_per_s": h["rows_per_s"]}
-                if "error" in c:
-                    rec["colfile_error"] = c["error"]
-                else:
-                    rec.update({"colfile_median_s": c["median_s"], "colfile_median_wall_s": c["median_wall_s"],
-                                "colfile_rows": c["rows"],
-                                "colfile_rows_per_s": round(c["rows"] / c["median_s"], 1),
-                                "colfile_over_hive": round(h["median_s"] / c["median_s"], 2)})
-                    if c["rows"] != h["rows"]:
-                        rec["warning"] = "row counts differ"
+                rec = self.rows_record("rows_per_s", path, codec, mode, h, c)
                 self.emit(rec)
                 table.append(rec)
 
         # per-column decode cost (colfile only: Hive's bench has no projection)
-        path = files["mixed_none"][0]
-        for n, t in MIXED:
-            c = self.scan(path, MIXED, False, 3, columns=[n])
-            if "error" in c:
-                self.emit({"bench": "column_decode", "file": "mixed_none.rc", "column": n, "type": t,
-                           "colfile_error": c["error"]})
-                continue
-            self.emit({"bench": "column_decode", "file": "mixed_none.rc", "column": n, "type": t,
-                       "values": c["values"], "colfile_median_s": c["median_s"],
-                       "colfile_mvalues_per_s": round(c["values"] / c["median_s"] / 1e6, 2)})
+        self.column_rates(files["mixed_none"][0], MIXED)
 
         # ---------------------------------------------------------------- part 1b: one thread
         if a.seven:
-            seven = {}
-            cmds = []
-            for codec in SEVEN_CODECS:
-                key = f"seven_{codec}"
-                sp = os.path.join(w, key + ".spec.json")
-                with open(sp, "w") as f:
-                    json.dump(spec(SEVEN, codec, gen), f)
-                path = os.path.join(w, key + ".rc")
-                seven[key] = (path, sp)
-                cmds.append(["write", sp, path])
+            seven, cmds = self.specs("seven", SEVEN, SEVEN_CODECS, gen)
             self.batch("write_seven", cmds)
             hive7 = self.hive_bench("bench_seven", seven, a.iters, a.warmup, "serde")
             for key, (path, sp) in seven.items():
                 h = hive7[(key, "serde")]
                 c = self.scan(path, SEVEN, False, a.runs, threads=1)
-                rec = {"bench": "rows_per_s_one_thread", "file": os.path.basename(path),
-                       "codec": key.split("_", 1)[1], "mode": "serde", "rows": h["rows"],
-                       "file_bytes": h["file_bytes"], "hive_median_s": h["median_s"],
-                       "hive_rows_per_s": h["rows_per_s"]}
-                if "error" in c:
-                    rec["colfile_error"] = c["error"]
-                else:
-                    rec.update({"colfile_median_s": c["median_s"],
-                                "colfile_rows_per_s": round(c["rows"] / c["median_s"], 1),
-                                "colfile_over_hive": round(h["median_s"] / c["median_s"], 2)})
+                rec = self.rows_record("rows_per_s_one_thread", path, key.split("_", 1)[1], "serde", h, c)
                 self.emit(rec)
                 table.append(rec)
-            path = seven["seven_none"][0]
-            for n, t in SEVEN:
-                c = self.scan(path, SEVEN, False, 3, columns=[n], threads=1)
-                if "error" not in c:
-                    self.emit({"bench": "column_decode", "file": "seven_none.rc", "column": n, "type": t,
-                               "values": c["values"], "colfile_median_s": c["median_s"],
-                               "colfile_mvalues_per_s": round(c["values"] / c["median_s"] / 1e6, 2)})
+            self.column_rates(seven["seven_none"][0], SEVEN, threads=1)
 
         # ---------------------------------------------------------------- part 2: GB/s
         if a.words_rows > 0:

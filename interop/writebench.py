@@ -28,11 +28,8 @@ import subprocess
 import sys
 import time
 
-SEVEN = [
-    ("id", "bigint"), ("account", "int"), ("price", "double"), ("name", "string"),
-    ("ts", "timestamp"), ("active", "boolean"), ("amount", "decimal(10,2)"),
-]
-CODECS = ("none", "deflate", "gzip", "snappy", "lz4", "bzip2")
+from bench import SEVEN, SEVEN_CODECS as CODECS, spec  # the same rows as bench.py part 4
+
 SYNC = "00112233445566778899aabbccddeeff"
 SCHEMA = ",".join(f"{n}:{t}" for n, t in SEVEN)
 
@@ -58,8 +55,7 @@ def main():
     for codec in codecs:
         sp = os.path.join(w, f"seven_{codec}.spec.json")
         with open(sp, "w") as f:
-            json.dump({"serde": "binary", "codec": codec, "sync": SYNC, "generate": gen,
-                       "columns": [{"name": n, "type": t} for n, t in SEVEN]}, f)
+            json.dump(spec(SEVEN, codec, gen), f)
         specs[codec] = sp
         out = os.path.join(w, f"hive_{codec}.rc")
         cmds += [["write", sp, out]] * (a.warmup + a.iters)
