@@ -10,14 +10,18 @@ use std::hint::black_box;
 const SCHEMA: &str =
     "id:bigint,qty:int,price:double,name:string,flag:boolean,day:date,note:string,score:float";
 
-fn rows(n: usize) -> Vec<Vec<Value>> {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
+/// A xorshift64 generator: the benches' data is random but the same on every run.
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         x
-    };
+    }
+}
+
+fn rows(n: usize) -> Vec<Vec<Value>> {
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let words = [
         "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
     ];
@@ -130,13 +134,7 @@ const MIXED: &str = "id:bigint,account:int,price:double,name:string,ts:timestamp
 
 fn mixed_rows(n: usize) -> Vec<Vec<Value>> {
     use colfile::rcfile::{Decimal, Timestamp};
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     (0..n)
         .map(|_| {
             let mut v = vec![
