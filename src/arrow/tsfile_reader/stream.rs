@@ -288,7 +288,10 @@ impl<A: AsyncByteSource> State<A> {
         let w = resolve(src, cache, fetch, stream, |s| next_window(s, budget)).await?;
         fetch_into(src, cache, w.guess, fetch).await?;
         let chunks = &w.chunks;
-        let exact = resolve(src, cache, fetch, stream, |s| chunk_extents(s, chunks)).await?;
+        let exact = resolve(src, cache, fetch, stream, |s| {
+            chunk_extents(s, chunks, false)
+        })
+        .await?;
         fetch_into(src, cache, exact, fetch).await?;
         self.reader.stream.allow(w.devices);
         Ok(())

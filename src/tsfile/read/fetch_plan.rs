@@ -14,6 +14,7 @@
 use std::ops::{Deref, Range};
 
 use super::chunk_reader::{overlaps, RawChunk, CHUNK_HEADER_WINDOW, WHOLE_WINDOW};
+use super::pages::WHOLE_CHUNK_MAX;
 use super::plan::DevicePlan;
 use super::reader::QueryStream;
 use super::TsFileReader;
@@ -83,8 +84,14 @@ where
 
 /// The exact bytes each chunk's scan may read: its header and data, and at least the first
 /// read a scan makes of a small chunk (`WHOLE_WINDOW` bytes, or to the end of the file).
-/// Reads the chunk headers from the stream's source.
-pub(crate) fn chunk_extents<S, R>(stream: &QueryStream<R>, chunks: &[u64]) -> Result<Vec<Range<u64>>>
+/// `whole_only`: a chunk the scan reads page by page (data over [`WHOLE_CHUNK_MAX`]) gets
+/// only that first read, so that a planned read does not hold it whole. Reads the chunk
+/// headers from the stream's source.
+pub(crate) fn chunk_extents<S, R>(
+    stream: &QueryStream<R>,
+    chunks: &[u64],
+    whole_only: bool,
+) -> Result<Vec<Range<u64>>>
 where
     S: ByteSource,
     R: Deref<Target = TsFileReader<S>>,
@@ -100,7 +107,11 @@ where
             .map_err(|e| e.in_chunk(off))?;
         let data_end = chunk.body_offset + chunk.header.data_size as u64;
         let first_read = off.saturating_add(WHOLE_WINDOW).min(len);
-        out.push(off..data_end.max(first_read));
+        if whole_only && u64::from(chunk.header.data_size) > WHOLE_CHUNK_MAX {
+            out.push(off..first_read);
+        } else {
+            out.push(off..data_end.max(first_read));
+        }
     }
     Ok(out)
 }
@@ -204,7 +215,7 @@ where
     let w = next_window(stream, budget)?;
     let source = stream.reader_and_query().0.source;
     source.will_need(&w.guess);
-    source.will_need(&chunk_extents(stream, &w.chunks)?);
+    source.will_need(&chunk_extents(stream, &w.chunks, true)?);
     Ok(w.devices)
 }
 

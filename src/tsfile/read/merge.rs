@@ -1,6 +1,7 @@
 //! The non-aligned (tree-model) device scan: each series' chunks are read in time order and
-//! merged into rows by time, holding about one chunk per series. Chunks and pages outside
-//! the time range are skipped by their statistics.
+//! merged into rows by time, holding about one chunk per series (a few pages of one, at most
+//! [`STREAM_ROWS`] points, for a chunk too big to read whole). Chunks and pages outside the
+//! time range are skipped by their statistics.
 
 use std::collections::VecDeque;
 
@@ -9,7 +10,7 @@ use super::chunk_reader::overlaps;
 use super::deletions::drop_points;
 use super::explain::{Explain, Reason};
 use super::metadata::FileParts;
-use super::pages::PagedChunk;
+use super::pages::{PagedChunk, STREAM_ROWS};
 use super::plan::DevicePlan;
 use super::plan::{chunks_of, ChunkRef};
 use super::points::ChunkPoints;
@@ -20,7 +21,7 @@ use crate::tsfile::encoding::page;
 use crate::tsfile::format::batch::DeviceBatch;
 use crate::tsfile::format::headers::ChunkKind;
 use crate::tsfile::format::values::Values;
-use crate::tsfile::format::{Encoding, Statistics};
+use crate::tsfile::format::{Encoding, Physical, Statistics};
 use crate::tsfile::mods::{DeletedRanges, TimeRanges};
 use crate::{Error, Result};
 
@@ -33,6 +34,8 @@ pub(super) struct SeriesCursor {
     pos: usize,
     /// The header offset of the chunk each buffered point came from.
     origins: Vec<u64>,
+    /// The chunk being read, while it has pages left.
+    open: Option<SeriesChunk>,
 }
 
 /// The next batch of a non-aligned device: its series' chunks merged by time, `series_state`
@@ -69,6 +72,7 @@ pub(super) fn next_non_aligned<S: ByteSource>(
                 values: Values::for_type(*t)?,
                 pos: 0,
                 origins: Vec::new(),
+                open: None,
             });
         }
         *series_state = Some(cursors);
@@ -79,11 +83,7 @@ pub(super) fn next_non_aligned<S: ByteSource>(
     };
     loop {
         // Everything before `bound` is buffered: no unread chunk starts earlier.
-        let bound = series
-            .iter()
-            .filter_map(|s| s.chunks.front())
-            .map(|(_, st)| st.as_ref().map_or(i64::MIN, |st| st.start_time))
-            .min();
+        let bound = series.iter().filter_map(next_start).min();
         let has_buffered = series.iter().any(|s| s.pos < s.times.len());
         if bound.is_none() && !has_buffered {
             return Ok(None);
@@ -97,45 +97,71 @@ pub(super) fn next_non_aligned<S: ByteSource>(
             batch = plan.empty_batch()?;
             continue;
         }
-        // Load the chunk that starts first.
-        let first_start = |s: &SeriesCursor| {
-            let st = s.chunks.front().and_then(|(_, st)| st.as_ref());
-            st.map_or(i64::MIN, |st| st.start_time)
-        };
+        // Load more of the series whose unread points start first.
         let Some((j, s)) = series
             .iter_mut()
             .enumerate()
-            .filter(|(_, s)| !s.chunks.is_empty())
-            .min_by_key(|(_, s)| first_start(s))
+            .filter_map(|(j, s)| next_start(s).map(|t| (t, j, s)))
+            .min_by_key(|(t, _, _)| *t)
+            .map(|(_, j, s)| (j, s))
         else {
             return Ok(None);
-        };
-        let Some((off, st)) = s.chunks.pop_front() else {
-            continue;
         };
         s.times.drain(..s.pos.min(s.times.len()));
         s.origins.drain(..s.pos.min(s.origins.len()));
         drain_values(&mut s.values, s.pos);
         s.pos = 0;
-        let covered = st
-            .as_ref()
-            .is_some_and(|st| start <= st.start_time && st.end_time <= end);
         let before = s.times.len();
-        let deleted = field_deletions(plan, j).map(|d| d.for_chunk(off));
-        let deleted = deleted.unwrap_or_default();
-        read_chunk(r, (off, st.as_ref()), covered, (start, end), &deleted, s, codecs, ex)
-            .map_err(|e| {
-                // Name the series (device.measurement), not only the device.
-                let name = plan.fields.get(j).map_or("", |f| f.0.as_str());
-                e.in_chunk(off)
-                    .in_series(|| format!("{}.{name}", plan.device))
-            })?;
+        let name = || {
+            // Name the series (device.measurement), not only the device.
+            let field = plan.fields.get(j).map_or("", |f| f.0.as_str());
+            format!("{}.{field}", plan.device)
+        };
+        let mut open = match s.open.take() {
+            Some(open) => open,
+            None => {
+                let Some((off, st)) = s.chunks.pop_front() else {
+                    continue;
+                };
+                let deleted = field_deletions(plan, j).map(|d| d.for_chunk(off));
+                let physical = s.values.physical();
+                SeriesChunk::open(r, off, st, (start, end), deleted.unwrap_or_default(), physical)
+                    .map_err(|e| e.in_chunk(off).in_series(name))?
+            }
+        };
+        let off = open.pc.chunk.offset;
+        // A later chunk that starts before this one's next page overlaps it (an unsequence
+        // file): this one is then read to its end, so that the next chunk can be opened.
+        let next_chunk = s.chunks.front().map(|(_, st)| start_of(st.as_ref()));
+        let overlapped = next_chunk.is_some_and(|t| open.next_start().is_some_and(|p| t < p));
+        // The series share one batch's worth of buffered points.
+        let share = (STREAM_ROWS / plan.fields.len().max(1)).max(1);
+        let limit = if overlapped { usize::MAX } else { share };
+        open.read_pages((start, end), limit, s, codecs, r, ex)
+            .map_err(|e| e.in_chunk(off).in_series(name))?;
+        if !open.done() {
+            s.open = Some(open);
+        }
         ex.rows_decoded += (s.times.len() - before) as u64;
         s.origins.resize(s.times.len(), off);
         if before > 0 && s.times.get(before) <= s.times.get(before - 1) {
             merge_overlap(s, before)?;
         }
     }
+}
+
+/// Where the series' unread points start, as far as statistics tell (`i64::MIN` when they
+/// do not): the earlier of its open chunk's next page and its next chunk; `None` when it
+/// has neither.
+fn next_start(s: &SeriesCursor) -> Option<i64> {
+    let page = s.open.as_ref().and_then(SeriesChunk::next_start);
+    let chunk = s.chunks.front().map(|(_, st)| start_of(st.as_ref()));
+    page.into_iter().chain(chunk).min()
+}
+
+/// The start time `st` gives, `i64::MIN` without statistics.
+fn start_of(st: Option<&Statistics>) -> i64 {
+    st.map_or(i64::MIN, |st| st.start_time)
 }
 
 /// Merges the chunk just appended at `at` into the buffered points before it, both runs in
@@ -186,54 +212,107 @@ fn field_deletions(plan: &DevicePlan, j: usize) -> Option<&DeletedRanges> {
     (!d.is_empty()).then_some(d)
 }
 
-/// Reads a non-aligned chunk, appending the points of its pages that may be in range and
-/// that `deleted` does not hide.
-#[allow(clippy::too_many_arguments)]
-fn read_chunk<S: ByteSource>(
-    r: &FileParts<'_, S>,
-    (offset, stats): (u64, Option<&Statistics>),
-    covered: bool,
-    (start, end): (i64, i64),
-    deleted: &TimeRanges,
-    s: &mut SeriesCursor,
-    codecs: &mut PageCodecs,
-    ex: &mut Explain,
-) -> Result<()> {
-    let pc = PagedChunk::open(r.source, offset, r.limits, covered)?;
-    let chunk = &pc.chunk;
-    if chunk.header.marker.chunk_kind() != Some(ChunkKind::NonAligned) {
-        return Err(Error::corrupt("tsfile", "expected a non-aligned chunk").at_offset(offset));
-    }
-    check_type(chunk, s.values.physical())?;
-    let mut buf = Vec::new();
-    let (dt, enc) = (chunk.header.data_type, chunk.header.encoding);
-    let multi = pc.pages.len() > 1;
-    let mut points = ChunkPoints::new(r.limits);
-    for (k, p) in pc.pages.iter().enumerate() {
-        if multi {
-            ex.pages.consider();
-            let st = p.header.statistics.as_ref();
-            if st.is_some_and(|st| !overlaps(st, start, end)) {
-                ex.pages.skip(Reason::Time);
-                continue;
-            }
-            if st.is_some_and(|st| st.count > 0 && deleted.covers(st.start_time, st.end_time)) {
-                ex.pages.skip(Reason::Deleted);
-                continue;
-            }
+/// A non-aligned chunk being read page by page.
+#[derive(Debug)]
+struct SeriesChunk {
+    pc: PagedChunk,
+    stats: Option<Statistics>,
+    /// The next page to read.
+    next_page: usize,
+    points: ChunkPoints,
+    /// The chunk's deleted times.
+    deleted: TimeRanges,
+    /// The decompressed page being decoded (reused).
+    buf: Vec<u8>,
+}
+
+impl SeriesChunk {
+    /// Opens the chunk at `offset` (read whole when the query covers its time range) and
+    /// checks that it is a non-aligned chunk of `physical` values.
+    fn open<S: ByteSource>(
+        r: &FileParts<'_, S>,
+        offset: u64,
+        stats: Option<Statistics>,
+        (start, end): (i64, i64),
+        deleted: TimeRanges,
+        physical: Physical,
+    ) -> Result<Self> {
+        let covered = stats
+            .as_ref()
+            .is_some_and(|st| start <= st.start_time && st.end_time <= end);
+        let pc = PagedChunk::open(r.source, offset, r.limits, covered)?;
+        if pc.chunk.header.marker.chunk_kind() != Some(ChunkKind::NonAligned) {
+            return Err(Error::corrupt("tsfile", "expected a non-aligned chunk").at_offset(offset));
         }
-        pc.decompress(r.source, p, codecs, r.limits, &mut buf)?;
-        let before = s.times.len();
-        let count = pc.page_stats(k, stats).map(|st| st.count);
-        points
-            .decode_page(count, |max| {
-                let (times, values) = (&mut s.times, &mut s.values);
-                page::decode_non_aligned(&buf, Encoding::Ts2Diff, dt, enc, max, times, values)
-            })
-            .map_err(|e| e.at_offset(p.offset).in_page(p.index))?;
-        drop_points(&mut s.times, &mut s.values, before, deleted)?;
+        check_type(&pc.chunk, physical)?;
+        Ok(SeriesChunk {
+            pc,
+            stats,
+            next_page: 0,
+            points: ChunkPoints::new(r.limits),
+            deleted,
+            buf: Vec::new(),
+        })
     }
-    Ok(())
+
+    /// Whether every page has been read.
+    fn done(&self) -> bool {
+        self.next_page >= self.pc.pages.len()
+    }
+
+    /// Where the next page starts (`i64::MIN` without statistics); `None` after the last.
+    fn next_start(&self) -> Option<i64> {
+        let page = self.pc.pages.get(self.next_page)?;
+        Some(start_of(page.header.statistics.as_ref()))
+    }
+
+    /// Appends to `s` the points of the next pages that may be in range and that the
+    /// deletions do not hide, until `limit` points are added or the chunk ends.
+    fn read_pages<S: ByteSource>(
+        &mut self,
+        (start, end): (i64, i64),
+        limit: usize,
+        s: &mut SeriesCursor,
+        codecs: &mut PageCodecs,
+        r: &FileParts<'_, S>,
+        ex: &mut Explain,
+    ) -> Result<()> {
+        let (dt, enc) = (self.pc.chunk.header.data_type, self.pc.chunk.header.encoding);
+        let multi = self.pc.pages.len() > 1;
+        let first = s.times.len();
+        while s.times.len() - first < limit {
+            let k = self.next_page;
+            let Some(p) = self.pc.pages.get(k) else {
+                break;
+            };
+            self.next_page += 1;
+            if multi {
+                ex.pages.consider();
+                let st = p.header.statistics.as_ref();
+                if st.is_some_and(|st| !overlaps(st, start, end)) {
+                    ex.pages.skip(Reason::Time);
+                    continue;
+                }
+                let deleted = &self.deleted;
+                if st.is_some_and(|st| st.count > 0 && deleted.covers(st.start_time, st.end_time)) {
+                    ex.pages.skip(Reason::Deleted);
+                    continue;
+                }
+            }
+            let buf = &mut self.buf;
+            self.pc.decompress(r.source, p, codecs, r.limits, buf)?;
+            let before = s.times.len();
+            let count = self.pc.page_stats(k, self.stats.as_ref()).map(|st| st.count);
+            let (times, values) = (&mut s.times, &mut s.values);
+            self.points
+                .decode_page(count, |max| {
+                    page::decode_non_aligned(buf, Encoding::Ts2Diff, dt, enc, max, times, values)
+                })
+                .map_err(|e| e.at_offset(p.offset).in_page(p.index))?;
+            drop_points(&mut s.times, &mut s.values, before, &self.deleted)?;
+        }
+        Ok(())
+    }
 }
 
 /// Drops the first `n` values of a run.

@@ -35,9 +35,21 @@ pub struct PagedChunk {
 /// First read for a page header: enough for sizes and numeric statistics.
 const HEADER_WINDOW: u64 = 64;
 
+/// The largest multi-page chunk read whole when all of it is wanted. A bigger one has its
+/// page headers located one by one and each payload read when its page is decoded, so that
+/// reading it holds a page at a time, not the chunk.
+pub(crate) const WHOLE_CHUNK_MAX: u64 = 4 << 20;
+
+/// Rows a scan decodes before it hands them on: a batch of an aligned chunk ends at the
+/// first page boundary past this many rows, and the series of a non-aligned device share
+/// this many buffered points. A chunk of many pages is so decoded a few pages at a time,
+/// never whole.
+pub(crate) const STREAM_ROWS: usize = 1 << 16;
+
 impl PagedChunk {
-    /// Opens the chunk at `offset`. `whole`: read the body at once; otherwise a multi-page
-    /// chunk's headers are read one at a time and payloads only on demand.
+    /// Opens the chunk at `offset`. `whole`: read the body at once (if it is at most
+    /// [`WHOLE_CHUNK_MAX`] bytes); otherwise a multi-page chunk's headers are read one at a
+    /// time and payloads only on demand.
     pub fn open<S: ByteSource + ?Sized>(
         source: &S,
         offset: u64,
@@ -53,6 +65,7 @@ impl PagedChunk {
         };
         let (mut chunk, window) = RawChunk::read_window(source, offset, limits, window)?;
         let mut pages = Vec::new();
+        let whole = whole && u64::from(chunk.header.data_size) <= WHOLE_CHUNK_MAX;
         if whole || !chunk.header.marker.is_multi_page() {
             chunk.fill_body(&window, source, limits)?;
             chunk.for_each_page(|p| push_page(&mut pages, limits, p.index, p.header, p.offset))?;

@@ -5,6 +5,8 @@
 //! Chunks and pages are skipped by their time statistics and by the filter's verdict on
 //! their value statistics; multi-page chunks that may lose pages have only their page
 //! headers read, then the payloads of the pages kept. Rows are filtered after decoding.
+//! A chunk's pages are decoded a few at a time ([`STREAM_ROWS`] rows a batch), so that a
+//! huge chunk costs a batch of rows and one page per column, not the whole chunk.
 
 use super::chunk_reader::{check_type, overlaps};
 use super::deletions::null_deleted;
@@ -12,7 +14,7 @@ use super::explain::{Explain, Reason};
 use super::filter::Tri;
 use super::merge::{next_non_aligned, SeriesCursor};
 use super::metadata::FileParts;
-use super::pages::PagedChunk;
+use super::pages::{PagedChunk, STREAM_ROWS};
 use super::plan::{chunks_of, ChunkRef, DevicePlan};
 use super::points::ChunkPoints;
 use super::query::Query;
@@ -22,6 +24,8 @@ use crate::tsfile::encoding::compression::PageCodecs;
 use crate::tsfile::encoding::page;
 use crate::tsfile::format::batch::{Column, DeviceBatch};
 use crate::tsfile::format::headers::ChunkKind;
+use crate::tsfile::format::{DataType, Statistics};
+use crate::tsfile::mods::TimeRanges;
 use crate::{Error, Result};
 
 /// A device being scanned.
@@ -33,6 +37,8 @@ pub(super) struct DeviceScan {
     field_chunks: Vec<Option<Vec<ChunkRef>>>,
     /// Aligned: the next time-chunk index.
     next_chunk: usize,
+    /// Aligned: the chunk being read, when its pages are not all read yet.
+    open: Option<OpenChunk>,
     /// Non-aligned: per field, its pending chunks and decoded buffer.
     pub series: Option<Vec<SeriesCursor>>,
 }
@@ -54,6 +60,7 @@ impl DeviceScan {
             time_chunks,
             field_chunks,
             next_chunk: 0,
+            open: None,
             series: None,
         }
     }
@@ -82,6 +89,33 @@ impl DeviceScan {
         codecs: &mut PageCodecs,
         ex: &mut Explain,
     ) -> Result<Option<DeviceBatch>> {
+        loop {
+            let open = match &mut self.open {
+                Some(open) => open,
+                None => match self.open_next_chunk(r, q, ex)? {
+                    Some(open) => self.open.insert(open),
+                    None => return Ok(None),
+                },
+            };
+            let mut batch = open.next_pages(r, &self.plan, codecs, ex)?;
+            if open.done() {
+                self.open = None;
+            }
+            self.plan.finish_batch(&mut batch, q)?;
+            if !batch.times.is_empty() {
+                return Ok(Some(batch));
+            }
+        }
+    }
+
+    /// Opens the next aligned chunk that may hold rows for `q`: its pages located and those
+    /// that may hold rows marked; `None` when the device has no more.
+    fn open_next_chunk<S: ByteSource>(
+        &mut self,
+        r: &FileParts<'_, S>,
+        q: &Query,
+        ex: &mut Explain,
+    ) -> Result<Option<OpenChunk>> {
         let (start, end) = q.range();
         let plan = &self.plan;
         while let Some((offset, stats)) = self.time_chunks.get(self.next_chunk) {
@@ -98,7 +132,7 @@ impl DeviceScan {
             }
             let rows_deleted = plan.deletions.as_ref().map(|d| d.rows_in_chunk(i, *offset));
             let rows_deleted = rows_deleted.unwrap_or_default();
-            let all_deleted = |s: &crate::tsfile::format::Statistics| {
+            let all_deleted = |s: &Statistics| {
                 s.count > 0 && rows_deleted.covers(s.start_time, s.end_time)
             };
             if stats.as_ref().is_some_and(all_deleted) {
@@ -121,7 +155,6 @@ impl DeviceScan {
                 .map_err(|e| e.in_chunk(*offset))?;
             let n_pages = time.pages.len();
             let multi = n_pages > 1;
-            let page_rows = |k: usize| time.page_stats(k, stats.as_ref()).map(|s| s.count);
             let mut keep = vec![true; n_pages];
             for (k, kept) in keep.iter_mut().enumerate() {
                 if !multi {
@@ -152,6 +185,7 @@ impl DeviceScan {
                         }
                     }
                 }
+                let page_rows = |k: usize| time.page_stats(k, stats.as_ref()).map(|s| s.count);
                 for (k, kept) in keep.iter_mut().enumerate().filter(|(_, k)| **k) {
                     let rows = page_rows(k).map(u64::from);
                     let v = plan.verdict(f, rows, |j| {
@@ -170,101 +204,160 @@ impl DeviceScan {
             if !keep.contains(&true) {
                 continue;
             }
-            let mut batch = plan.empty_batch()?;
-            let mut rows_of = Vec::new();
-            let mut buf = Vec::new();
-            let enc = time.chunk.header.encoding;
-            let mut points = ChunkPoints::new(r.limits);
-            let kept = time
-                .pages
-                .iter()
-                .enumerate()
-                .zip(&keep)
-                .filter(|(_, k)| **k);
-            for ((k, p), _) in kept {
-                time.decompress(r.source, p, codecs, r.limits, &mut buf)
-                    .map_err(|e| e.in_chunk(*offset))?;
-                let times = &mut batch.times;
-                let n = points
-                    .decode_page(page_rows(k), |max| {
-                        let before = times.len();
-                        page::decode_times(&buf, enc, max, times)?;
-                        Ok(times.len() - before)
-                    })
-                    .map_err(|e| e.at_offset(p.offset).in_page(p.index).in_chunk(*offset))?;
-                rows_of.push(n);
-            }
-            ex.rows_decoded += batch.times.len() as u64;
             let all = keep.iter().all(|&k| k);
-            for (j, col) in batch.columns.iter_mut().enumerate() {
-                let rows = batch.times.len();
-                let Some((off, st)) = value_ref(j) else {
-                    col.present = vec![false; rows];
-                    continue;
+            let mut values = Vec::with_capacity(plan.fields.len());
+            for (j, (field, slot)) in plan.fields.iter().zip(opened).enumerate() {
+                let value = match value_ref(j) {
+                    Some((_, Some(st))) if st.count == 0 => None,
+                    None => None,
+                    Some((off, _)) => {
+                        let pc = match slot {
+                            Some(pc) => pc,
+                            None => PagedChunk::open(r.source, *off, r.limits, all)
+                                .map_err(|e| e.in_chunk(*off))?,
+                        };
+                        check_value_chunk(&pc, field.1, n_pages).map_err(|e| e.in_chunk(*off))?;
+                        let deleted = plan.deletions.as_ref().and_then(|d| d.fields.get(j));
+                        let deleted = deleted.map(|d| d.for_chunk(*off)).unwrap_or_default();
+                        Some((pc, deleted))
+                    }
                 };
-                if st.as_ref().is_some_and(|s| s.count == 0) {
-                    col.present = vec![false; rows];
-                    continue;
-                }
-                let pc = match opened.get_mut(j).and_then(Option::take) {
-                    Some(pc) => pc,
-                    None => PagedChunk::open(r.source, *off, r.limits, all)
-                        .map_err(|e| e.in_chunk(*off))?,
-                };
-                read_value_pages(r, &pc, n_pages, &keep, &rows_of, col, codecs)
-                    .map_err(|e| e.in_chunk(*off))?;
-                if let Some(d) = plan.deletions.as_ref().and_then(|d| d.fields.get(j)) {
-                    null_deleted(col, &batch.times, &d.for_chunk(*off))?;
-                }
+                values.push(value);
             }
-            if !rows_deleted.is_empty() {
-                let keep: Vec<bool> = batch.times.iter().map(|&t| !rows_deleted.contains(t)).collect();
-                retain_rows(&mut batch, &keep)?;
-            }
-            plan.finish_batch(&mut batch, q)?;
-            if batch.times.is_empty() {
-                continue;
-            }
-            return Ok(Some(batch));
+            return Ok(Some(OpenChunk {
+                offset: *offset,
+                stats: stats.clone(),
+                points: ChunkPoints::new(r.limits),
+                time,
+                keep,
+                values,
+                rows_deleted,
+                next_page: 0,
+                buf: Vec::new(),
+            }));
         }
         Ok(None)
     }
 }
 
-/// Reads the kept pages of an aligned value chunk into `col`, kept page `k` paired with
-/// `rows_of[k]` rows; pages past the chunk's last are null.
-fn read_value_pages<S: ByteSource>(
-    r: &FileParts<'_, S>,
-    pc: &PagedChunk,
-    time_pages: usize,
-    keep: &[bool],
-    rows_of: &[usize],
-    col: &mut Column,
-    codecs: &mut PageCodecs,
-) -> Result<()> {
+/// The aligned chunk being read: its time chunk, each field's value chunk (with the
+/// deletions that apply to it; `None` for a field null throughout the chunk), which pages
+/// are kept and the next page to decode.
+#[derive(Debug)]
+struct OpenChunk {
+    offset: u64,
+    stats: Option<Statistics>,
+    time: PagedChunk,
+    keep: Vec<bool>,
+    values: Vec<Option<(PagedChunk, TimeRanges)>>,
+    rows_deleted: TimeRanges,
+    next_page: usize,
+    points: ChunkPoints,
+    /// The decompressed page being decoded (reused).
+    buf: Vec<u8>,
+}
+
+impl OpenChunk {
+    /// Whether every page has been read.
+    fn done(&self) -> bool {
+        self.next_page >= self.time.pages.len()
+    }
+
+    /// Decodes the next kept pages, time page `k` with value page `k` of each field, until
+    /// the batch holds [`STREAM_ROWS`] rows or the chunk ends.
+    fn next_pages<S: ByteSource>(
+        &mut self,
+        r: &FileParts<'_, S>,
+        plan: &DevicePlan,
+        codecs: &mut PageCodecs,
+        ex: &mut Explain,
+    ) -> Result<DeviceBatch> {
+        let offset = self.offset;
+        let mut batch = plan.empty_batch()?;
+        let mut rows_of = Vec::new();
+        let enc = self.time.chunk.header.encoding;
+        while batch.times.len() < STREAM_ROWS {
+            let k = self.next_page;
+            let Some(p) = self.time.pages.get(k) else {
+                break;
+            };
+            self.next_page += 1;
+            if !self.keep.get(k).copied().unwrap_or(false) {
+                continue;
+            }
+            let buf = &mut self.buf;
+            self.time
+                .decompress(r.source, p, codecs, r.limits, buf)
+                .map_err(|e| e.in_chunk(offset))?;
+            let count = self.time.page_stats(k, self.stats.as_ref()).map(|s| s.count);
+            let times = &mut batch.times;
+            let n = self
+                .points
+                .decode_page(count, |max| {
+                    let before = times.len();
+                    page::decode_times(buf, enc, max, times)?;
+                    Ok(times.len() - before)
+                })
+                .map_err(|e| e.at_offset(p.offset).in_page(p.index).in_chunk(offset))?;
+            rows_of.push((k, n));
+        }
+        ex.rows_decoded += batch.times.len() as u64;
+        for (col, value) in batch.columns.iter_mut().zip(&self.values) {
+            let Some((pc, deleted)) = value else {
+                col.present = vec![false; batch.times.len()];
+                continue;
+            };
+            let off = pc.chunk.offset;
+            read_value_pages(r, pc, &rows_of, col, codecs, &mut self.buf)
+                .map_err(|e| e.in_chunk(off))?;
+            null_deleted(col, &batch.times, deleted)?;
+        }
+        if !self.rows_deleted.is_empty() {
+            let deleted = &self.rows_deleted;
+            let keep: Vec<bool> = batch.times.iter().map(|&t| !deleted.contains(t)).collect();
+            retain_rows(&mut batch, &keep)?;
+        }
+        Ok(batch)
+    }
+}
+
+/// Checks that `pc` is an aligned value chunk of `data_type` with no more pages than its
+/// time chunk's `time_pages`.
+fn check_value_chunk(pc: &PagedChunk, data_type: DataType, time_pages: usize) -> Result<()> {
     let chunk = &pc.chunk;
     if chunk.header.marker.chunk_kind() != Some(ChunkKind::Value) {
         return Err(
             Error::corrupt("tsfile", "expected an aligned value chunk").at_offset(chunk.offset)
         );
     }
-    check_type(chunk, col.data_type.physical()?)?;
+    check_type(chunk, data_type.physical()?)?;
     if pc.pages.len() > time_pages {
         return Err(
             Error::corrupt("tsfile", "value chunk has more pages than its time chunk")
                 .at_offset(chunk.offset),
         );
     }
-    let mut buf = Vec::new();
-    let (dt, enc) = (chunk.header.data_type, chunk.header.encoding);
-    let kept = keep.iter().enumerate().filter(|(_, k)| **k).map(|(k, _)| k);
-    for (k, &rows) in kept.zip(rows_of) {
+    Ok(())
+}
+
+/// Reads value pages of an aligned value chunk into `col`: page `k` of each `(k, rows)` in
+/// `rows_of`, which holds `rows` rows; a page past the chunk's last, or empty, is null.
+fn read_value_pages<S: ByteSource>(
+    r: &FileParts<'_, S>,
+    pc: &PagedChunk,
+    rows_of: &[(usize, usize)],
+    col: &mut Column,
+    codecs: &mut PageCodecs,
+    buf: &mut Vec<u8>,
+) -> Result<()> {
+    let (dt, enc) = (pc.chunk.header.data_type, pc.chunk.header.encoding);
+    for &(k, rows) in rows_of {
         let Some(p) = pc.pages.get(k).filter(|p| !p.header.is_empty()) else {
             col.present.resize(col.present.len() + rows, false);
             continue;
         };
-        pc.decompress(r.source, p, codecs, r.limits, &mut buf)?;
-        page::decode_value_page(&buf, dt, enc, rows, &mut col.present, &mut col.values)
+        pc.decompress(r.source, p, codecs, r.limits, buf)?;
+        page::decode_value_page(buf, dt, enc, rows, &mut col.present, &mut col.values)
             .map_err(|e| e.at_offset(p.offset).in_page(p.index))?;
     }
     Ok(())

@@ -1,0 +1,190 @@
+//! Files written with huge chunks (600 000 points and 4.8 MB of data each, well over the
+//! 4 MiB a reader reads whole): a scan streams their pages, so what it holds at once stays a
+//! batch of rows and a page per column, whatever the chunk's size, and the rows are the
+//! ones written. Measured with a counting allocator on the scanning thread, for the aligned
+//! (table) scan, the non-aligned (tree) merge, and a planned read of a local file.
+
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+use colfile::source::{ByteSource, FileSource, PlannedSource};
+use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
+use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
+use colfile::tsfile::tools::layout::scan_data;
+use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions};
+use colfile::Limits;
+use counting_alloc::{measure, Usage};
+
+#[global_allocator]
+static ALLOC: counting_alloc::Counting = counting_alloc::Counting;
+
+const MIB: usize = 1 << 20;
+/// Points in each huge chunk.
+const POINTS: i64 = 600_000;
+/// Most bytes a streaming scan may hold at once here. Reading one of these chunks whole
+/// holds its 4.8 MB body, and decoding it whole 4.8 MB of times and as much of values.
+const MOST: usize = 4 * MIB;
+
+/// Uncompressed PLAIN everywhere (times too), so that each chunk's data is 8 bytes a point.
+fn options() -> WriterOptions {
+    WriterOptions::default()
+        .with_page_max_points(10_000)
+        .with_memory_threshold(512 * MIB)
+        .with_time_codec(Encoding::Plain, Compression::Uncompressed)
+}
+
+fn value_of(t: i64) -> i64 {
+    (t * 7919) % 100_003
+}
+
+/// One table device, INT64 `v` and DOUBLE `d`, `POINTS` rows in one chunk per column.
+fn aligned_file() -> Vec<u8> {
+    let col = |n: &str, t| {
+        TableColumn::new(n, t, ColumnCategory::Field)
+            .with_codec(Encoding::Plain, Compression::Uncompressed)
+    };
+    let cols = vec![
+        TableColumn::new("dev", DataType::String, ColumnCategory::Tag),
+        col("v", DataType::Int64),
+        col("d", DataType::Double),
+    ];
+    let mut w = TsFileWriter::new(Vec::new(), options()).unwrap();
+    w.register_table(TableSchema::new("big", cols)).unwrap();
+    for t in 0..POINTS {
+        let v = value_of(t);
+        // Every 7th row has no `d`, so value pages carry nulls.
+        let d = if t % 7 == 0 {
+            Value::Null
+        } else {
+            Value::Double(v as f64 / 4.0)
+        };
+        let row = [Value::string("a"), Value::Int64(v), d];
+        w.write_row("big", t * 3, &row).unwrap();
+    }
+    w.finish_into_inner().unwrap().0
+}
+
+/// One tree device, non-aligned: `s1` at even times and `s2` at odd ones, `POINTS` points
+/// each, in one chunk each.
+fn tree_file() -> Vec<u8> {
+    let m = |n: &str| MeasurementSchema {
+        name: n.into(),
+        data_type: DataType::Int64,
+        encoding: Encoding::Plain,
+        compression: Compression::Uncompressed,
+        props: vec![],
+    };
+    let mut w = TsFileWriter::new(Vec::new(), options()).unwrap();
+    w.register_device("root.sg.d1", false, vec![m("s1"), m("s2")])
+        .unwrap();
+    for t in 0..2 * POINTS {
+        let name = if t % 2 == 0 { "s1" } else { "s2" };
+        let v = [(name, ValueRef::Int64(value_of(t)))];
+        w.write_record("root.sg.d1", t, &v).unwrap();
+    }
+    w.finish_into_inner().unwrap().0
+}
+
+/// Scans every row of `src`, checking each against `check(row, time, values)` as it goes
+/// (batches are dropped once checked); returns the rows, the largest batch and what was
+/// allocated on this thread meanwhile.
+fn scan<S: ByteSource>(
+    src: S,
+    mut check: impl FnMut(usize, i64, &[ValueRef<'_>]),
+) -> (usize, usize, Usage) {
+    let reader = TsFileReader::open(src).unwrap();
+    let ((rows, largest), usage) = measure(|| {
+        let (mut rows, mut largest) = (0, 0);
+        for batch in reader.query(&Query::all()).unwrap().planned() {
+            let batch = batch.unwrap();
+            largest = largest.max(batch.len());
+            let mut cursors: Vec<_> = batch.columns.iter().map(|c| c.cursor()).collect();
+            for &t in &batch.times {
+                let vals: Vec<ValueRef<'_>> = cursors.iter_mut().map(|c| c.next_value()).collect();
+                check(rows, t, &vals);
+                rows += 1;
+            }
+        }
+        (rows, largest)
+    });
+    (rows, largest, usage)
+}
+
+fn check_aligned(row: usize, t: i64, vals: &[ValueRef<'_>]) {
+    let i = row as i64;
+    assert_eq!(t, i * 3, "row {row}");
+    let v = value_of(i);
+    let d = if i % 7 == 0 {
+        ValueRef::Null
+    } else {
+        ValueRef::Double(v as f64 / 4.0)
+    };
+    assert_eq!(vals, [ValueRef::Int64(v), d], "row {row}");
+}
+
+fn check_tree(row: usize, t: i64, vals: &[ValueRef<'_>]) {
+    let i = row as i64;
+    assert_eq!(t, i, "row {row}");
+    let v = ValueRef::Int64(value_of(i));
+    let want = if i % 2 == 0 {
+        [v, ValueRef::Null]
+    } else {
+        [ValueRef::Null, v]
+    };
+    assert_eq!(vals, want, "row {row}");
+}
+
+/// The chunks really are huge: one chunk per column, each over 4 MiB of data.
+fn assert_huge(file: &[u8], chunks: usize) {
+    let data = scan_data(file, &Limits::default()).unwrap();
+    let layout: Vec<u32> = data
+        .groups
+        .iter()
+        .flat_map(|g| &g.chunks)
+        .map(|c| c.header.data_size)
+        .collect();
+    assert_eq!(layout.len(), chunks, "{layout:?}");
+    assert!(layout.iter().all(|&n| n as usize > 4 * MIB), "{layout:?}");
+}
+
+#[test]
+fn an_aligned_scan_of_huge_chunks_holds_a_batch_not_the_chunks() {
+    let file = aligned_file();
+    assert_huge(&file, 3);
+    let (rows, largest, usage) = scan(&file[..], check_aligned);
+    assert_eq!(rows, POINTS as usize);
+    assert!(largest < POINTS as usize / 4, "batch of {largest} rows");
+    assert!(usage.peak_live < MOST, "{usage:?}");
+}
+
+#[test]
+fn a_tree_merge_of_huge_chunks_holds_pages_not_the_chunks() {
+    let file = tree_file();
+    assert_huge(&file, 2);
+    let (rows, largest, usage) = scan(&file[..], check_tree);
+    assert_eq!(rows, 2 * POINTS as usize);
+    assert!(largest < POINTS as usize / 4, "batch of {largest} rows");
+    assert!(usage.peak_live < MOST, "{usage:?}");
+}
+
+#[test]
+fn a_planned_read_of_a_local_file_does_not_hold_huge_chunks() {
+    let dir = std::env::temp_dir().join(format!("colfile-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, file, check) in [
+        (
+            "aligned",
+            aligned_file(),
+            check_aligned as fn(usize, i64, &[ValueRef<'_>]),
+        ),
+        ("tree", tree_file(), check_tree),
+    ] {
+        let path = dir.join(format!("{name}.tsfile"));
+        std::fs::write(&path, &file).unwrap();
+        let src = PlannedSource::new(FileSource::open(&path).unwrap());
+        let (rows, _, usage) = scan(src, check);
+        assert!(rows >= POINTS as usize, "{name}");
+        assert!(usage.peak_live < MOST, "{name}: {usage:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
