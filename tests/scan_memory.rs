@@ -1,8 +1,12 @@
-//! Files written with huge chunks (600 000 points and 4.8 MB of data each, well over the
-//! 4 MiB a reader reads whole): a scan streams their pages, so what it holds at once stays a
-//! batch of rows and a page per column, whatever the chunk's size, and the rows are the
-//! ones written. Measured with a counting allocator on the scanning thread, for the aligned
-//! (table) scan, the non-aligned (tree) merge, and a planned read of a local file.
+//! What scans hold at once, measured with a counting allocator on the scanning thread.
+//!
+//! Files written with huge TsFile chunks (600 000 points and 4.8 MB of data each, well over
+//! the 4 MiB a reader reads whole): a scan streams their pages, so what it holds stays a
+//! batch of rows and a page per column whatever the chunk's size, and the rows are the ones
+//! written; for the aligned (table) scan, the non-aligned (tree) merge, and a planned read
+//! of a local file. And an RCFile scan is flat in file size: four times the row groups cost
+//! no more. (A TsFile scan is not flat in every direction: it keeps the list of the devices
+//! it will read, and a device's chunk metadata while it reads the device.)
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
@@ -187,4 +191,51 @@ fn a_planned_read_of_a_local_file_does_not_hold_huge_chunks() {
         assert!(usage.peak_live < MOST, "{name}: {usage:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Whether `big` (a scan of four times the rows) holds no more than `small` did, give or
+/// take an eighth and 64 KiB (allocator rounding).
+fn flat(small: Usage, big: Usage) -> bool {
+    big.peak_live <= small.peak_live + small.peak_live / 8 + (64 << 10)
+}
+
+#[test]
+fn rcfile_scans_are_flat_in_file_size() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    use colfile::arrow::RcFileArrowReader;
+    use colfile::rcfile::{RcFileWriter, Schema, Serde};
+
+    let schema: Schema = "i:bigint,s:string".parse().unwrap();
+    let usage = |rows: i64| {
+        let mut w = RcFileWriter::builder(Vec::new(), 2)
+            .with_row_group_rows(10_000)
+            .build()
+            .unwrap();
+        for i in 0..rows {
+            let s = format!("name {}", value_of(i));
+            w.write_row(&[i.to_string().as_bytes(), s.as_bytes()])
+                .unwrap();
+        }
+        let (file, _) = w.finish_into_inner().unwrap();
+        let reader = RcFileArrowReader::builder(file.as_slice(), schema.clone(), Serde::text())
+            .build()
+            .unwrap();
+        let (n, usage) = measure(|| {
+            let mut n = 0i64;
+            for batch in reader {
+                let batch = batch.unwrap();
+                let ids = batch.column(0).as_primitive::<Int64Type>();
+                for (k, id) in ids.iter().enumerate() {
+                    assert_eq!(id, Some(n + k as i64));
+                }
+                n += batch.num_rows() as i64;
+            }
+            n
+        });
+        assert_eq!(n, rows);
+        usage
+    };
+    let (small, big) = (usage(20_000), usage(80_000));
+    assert!(flat(small, big), "{small:?} then {big:?}");
 }
