@@ -48,6 +48,7 @@ mod schema_arg;
 mod shell_docs;
 mod sql_cmd;
 mod ts_open;
+mod ts_rows;
 mod ts_tools;
 mod tsfile_cmds;
 mod tsfile_spec;

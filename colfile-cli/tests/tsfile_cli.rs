@@ -216,6 +216,78 @@ fn write_from_schema_and_json_lines_reads_back() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `write --table` gathers a run of rows of one device into one batch: rows grouped by
+/// device (runs longer than a batch) and the same rows with the devices interleaved (a batch
+/// a row) read back the same, and a time out of order names its own input line whether it
+/// is inside a run, at a run's start or at the end of the input.
+#[test]
+fn table_rows_written_in_device_runs_or_interleaved_read_back_the_same() {
+    let dir = std::env::temp_dir().join(format!("colfile-tsruns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = "dev:STRING:TAG,v:INT64:FIELD,s:STRING:FIELD";
+    let row = |dev: Option<&str>, t: i64| {
+        let dev = dev.map_or("null".to_string(), |d| format!("\"{d}\""));
+        let s = if t % 5 == 0 {
+            "null".to_string()
+        } else {
+            format!("\"s{}\"", t % 7)
+        };
+        format!("[{t},{dev},{},{s}]\n", t * 3)
+    };
+    let devices = [Some("a"), Some("b"), None];
+    let grouped: String = devices
+        .iter()
+        .flat_map(|d| (0..5_000).map(move |t| row(*d, t)))
+        .collect();
+    let interleaved: String = (0..5_000)
+        .flat_map(|t| devices.iter().map(move |d| row(*d, t)))
+        .collect();
+    let write = |name: &str, input: &str| {
+        let out = dir.join(name).display().to_string();
+        let args = [
+            "write", &out, "--format", "tsfile", "--table", "t", "--schema", schema,
+        ];
+        let o = colfile(&args, Some(input));
+        (out, o)
+    };
+    let (g, o) = write("grouped.tsfile", &grouped);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (i, o) = write("interleaved.tsfile", &interleaved);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let back = ok(&["cat", &g]);
+    assert_eq!(back.lines().count(), 15_000);
+    assert_eq!(back, ok(&["cat", &i]));
+    assert!(back.contains("{\"table\":\"t\",\"time\":4999,\"dev\":\"b\",\"v\":14997,\"s\":\"s1\"}"));
+    // Out of order: inside a run longer than a batch, at the start of a device's second
+    // run, and on the last line.
+    let mut inside: Vec<String> = (0..6_000).map(|t| row(Some("a"), t)).collect();
+    inside[5_000] = row(Some("a"), 4_999);
+    let again = [
+        row(Some("a"), 1),
+        row(Some("a"), 2),
+        row(Some("b"), 1),
+        row(Some("a"), 2),
+        row(Some("b"), 2),
+    ];
+    let last = [row(Some("a"), 1), row(Some("b"), 1), row(Some("a"), 0)];
+    for (input, line) in [
+        (inside.concat(), 5_001),
+        (again.concat(), 4),
+        (last.concat(), 3),
+    ] {
+        let (out, o) = write("bad.tsfile", &input);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains(&format!("input line {line}: ")),
+            "{line}: {err}"
+        );
+        assert!(err.contains("is not after the last time written"), "{err}");
+        assert!(!std::path::Path::new(&out).exists());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn write_from_a_spec_and_from_another_file_gives_the_same_rows() {
     let dir = std::env::temp_dir().join(format!("colfile-tsspec-{}", std::process::id()));
