@@ -166,6 +166,12 @@ impl Lines {
         progress: SharedProgress,
         failure: Rc<RefCell<Option<Failure>>>,
     ) -> Self {
+        // Dropping a key no line has changes nothing: such rows need not be parsed again.
+        let mut fixes = fixes;
+        if source.fixed_keys() {
+            let has = |k: &str| source.columns().iter().any(|c| c == k);
+            fixes.retain(|f| !matches!(f, Fix::Drop(k) if !has(k)));
+        }
         Lines {
             source,
             fixes,

@@ -42,6 +42,10 @@ pub trait Source {
     fn model(&self) -> &Model;
     /// Whether `next_line` gives CSV records (`cat --format csv`'s) instead of JSON.
     fn csv(&self) -> bool;
+    /// Whether every line has exactly the keys of [`columns`](Self::columns).
+    fn fixed_keys(&self) -> bool {
+        false
+    }
 }
 
 /// Hive rows as `cat` prints them: a JSON object line, or a CSV record.

@@ -134,10 +134,13 @@ impl Source for JsonlSource {
     fn csv(&self) -> bool {
         self.hive.as_ref().is_some_and(|h| h.lines.csv())
     }
+    fn fixed_keys(&self) -> bool {
+        true
+    }
 }
 
 /// How a CSV cell of a column reads as JSON.
-#[derive(Copy, Clone)]
+#[derive(Copy, Clone, PartialEq, Eq)]
 enum CellKind {
     /// The cell's text is the value (strings, dates, timestamps, hex).
     Text,
@@ -180,6 +183,9 @@ pub(super) struct CsvSource {
     kinds: Vec<CellKind>,
     model: Model,
     record: Vec<String>,
+    /// Each header name as a JSON string, when the names are distinct (a repeated name
+    /// keeps one key, which the `Map` path decides).
+    keys: Option<Vec<String>>,
 }
 
 impl CsvSource {
@@ -205,7 +211,19 @@ impl CsvSource {
             Some(h) => h.lines.names().to_vec(),
             None => header.clone(),
         };
+        let distinct = header
+            .iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+            == header.len();
+        let keys = distinct.then(|| {
+            header
+                .iter()
+                .map(|h| Json::String(h.clone()).to_string())
+                .collect()
+        });
         Ok(CsvSource {
+            keys,
             hive,
             csv,
             header,
@@ -254,6 +272,103 @@ fn cell_kind(m: &Model, name: &str) -> Result<CellKind, Failure> {
     })
 }
 
+impl CsvSource {
+    /// The record as the JSON object line the `Map` path makes, written straight as text:
+    /// keys in header order, each cell as [`cell_json`] spells it.
+    fn write_object(&self, line: &mut String) {
+        line.clear();
+        line.push('{');
+        let keys = self.keys.iter().flatten();
+        for (((cell, key), kind), i) in self.record.iter().zip(keys).zip(&self.kinds).zip(0..) {
+            if i > 0 {
+                line.push(',');
+            }
+            line.push_str(key);
+            line.push(':');
+            cell_json(cell, *kind, self.csv.is_null(cell), line);
+        }
+        line.push('}');
+    }
+}
+
+/// Appends the JSON text of a CSV cell: `null` for the null marker; a text column's cell as
+/// a JSON string; another column's cell as the JSON value it spells if it spells one that
+/// is not a string, else as a string. Plain numbers and `true`/`false`/`null` are copied as
+/// they are (they read back as the same values); anything else goes through serde_json.
+fn cell_json(cell: &str, kind: CellKind, null: bool, out: &mut String) {
+    if null {
+        out.push_str("null");
+        return;
+    }
+    if kind == CellKind::Json {
+        if plain_json_scalar(cell) {
+            out.push_str(cell);
+            return;
+        }
+        match serde_json::from_str::<Json>(cell) {
+            Ok(j) if !j.is_string() => {
+                out.push_str(&j.to_string());
+                return;
+            }
+            _ => {}
+        }
+    }
+    push_json_string(cell, out);
+}
+
+/// Whether `s` is `true`, `false`, `null` or a JSON number whose text reads as the same
+/// value as serde_json's own spelling of it (`-0`, an integer serde_json prints as `0`,
+/// is not).
+fn plain_json_scalar(s: &str) -> bool {
+    if matches!(s, "true" | "false" | "null") {
+        return true;
+    }
+    if s == "-0" {
+        return false;
+    }
+    let b = s.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    let int_start = i;
+    let n = digits(&mut i);
+    if n == 0 || (n > 1 && b.get(int_start) == Some(&b'0')) {
+        return false;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Appends `s` as a JSON string, as serde_json writes it.
+fn push_json_string(s: &str, out: &mut String) {
+    if s.bytes().any(|c| c < 0x20 || c == b'"' || c == b'\\') {
+        out.push_str(&Json::String(s.to_owned()).to_string());
+    } else {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    }
+}
+
 impl Source for CsvSource {
     fn next_line(&mut self, line: &mut String) -> Result<bool, Failure> {
         if !self.csv.next_record(&mut self.record)? {
@@ -265,6 +380,10 @@ impl Source for CsvSource {
                 self.record.len(),
                 self.header.len()
             )));
+        }
+        if self.hive.is_none() && self.keys.is_some() {
+            self.write_object(line);
+            return Ok(true);
         }
         let mut m = Map::new();
         for ((cell, name), kind) in self.record.iter().zip(&self.header).zip(&self.kinds) {
@@ -303,5 +422,82 @@ impl Source for CsvSource {
     }
     fn csv(&self) -> bool {
         self.hive.as_ref().is_some_and(|h| h.lines.csv())
+    }
+    fn fixed_keys(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON text the `Map` path makes of one cell.
+    fn by_map(cell: &str, kind: CellKind, null: bool) -> String {
+        let v = match kind {
+            _ if null => Json::Null,
+            CellKind::Text => Json::String(cell.to_owned()),
+            CellKind::Json => match serde_json::from_str::<Json>(cell) {
+                Ok(j) if !j.is_string() => j,
+                _ => Json::String(cell.to_owned()),
+            },
+        };
+        v.to_string()
+    }
+
+    #[test]
+    fn cells_are_spelled_as_the_map_path_spells_them_or_read_back_the_same() {
+        let cells = [
+            "",
+            "0",
+            "-0",
+            "-0.0",
+            "7",
+            "-12",
+            "007",
+            "1.",
+            ".5",
+            "20.30",
+            "1e3",
+            "1E+03",
+            "-2.5e-7",
+            "12345678901234567890123",
+            "true",
+            "false",
+            "null",
+            "NaN",
+            "inf",
+            "x",
+            "a\"b",
+            "c\\d",
+            "tab\there",
+            "é",
+            " 1",
+            "1 ",
+            "[1,2]",
+            "{\"a\":1}",
+            "\"q\"",
+            "0x10",
+            "+1",
+            "--1",
+        ];
+        for cell in cells {
+            for kind in [CellKind::Text, CellKind::Json] {
+                for null in [false, true] {
+                    let mut fast = String::new();
+                    cell_json(cell, kind, null, &mut fast);
+                    let slow = by_map(cell, kind, null);
+                    let (f, s): (Json, Json) = (
+                        serde_json::from_str(&fast).unwrap(),
+                        serde_json::from_str(&slow).unwrap(),
+                    );
+                    let same = f == s
+                        || f.as_f64()
+                            .zip(s.as_f64())
+                            .is_some_and(|(a, b)| a.to_bits() == b.to_bits());
+                    assert!(same, "{cell:?}: {fast} vs {slow}");
+                }
+            }
+        }
     }
 }
