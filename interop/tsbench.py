@@ -14,12 +14,16 @@ tsfile 2.5.0, C++ inside). Run through interop/tsbench.sh. Not part of CI (too s
    --runs wall times (this includes colfile's JSON parsing of the input, which the official
    writer does not pay: it is fed Arrow batches). The official reader then reads colfile's file
    (row count checked, and its read speed reported).
+3a. CSV ingest: the same rows as CSV (untimed), written by `colfile convert rows.csv out.tsfile
+   --schema time:INT64:TIME,... --table iot`; best of --runs wall times (CSV and JSON parsing
+   included).
 
 Prints one JSON line per measurement and a final JSON line with rows/s of both and the ratios
 (colfile / official: > 1 means colfile is faster).
 """
 
 import argparse
+import csv
 import json
 import os
 import subprocess
@@ -30,6 +34,15 @@ SCHEMA = ("region:STRING:TAG,device_id:STRING:TAG,s_i64:INT64:FIELD:TS_2DIFF:LZ4
           "s_f64:DOUBLE:FIELD:GORILLA:LZ4,s_f32:FLOAT:FIELD:GORILLA:LZ4,s_i32:INT32:FIELD:TS_2DIFF:LZ4,"
           "s_bool:BOOLEAN:FIELD:PLAIN:LZ4,s_str:STRING:FIELD:PLAIN:LZ4")
 FIELDS = ["s_i64", "s_f64", "s_f32", "s_i32", "s_bool", "s_str"]
+
+
+def csv_cell(v):
+    """A JSON value as a CSV cell `colfile convert` reads back as it: empty for null."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
 
 
 def run(argv, **kw):
@@ -123,6 +136,28 @@ def main():
         emit({"measure": "colfile_write", "run": i, "rows": n, "wall_s": round(wall, 4),
               "bytes": os.path.getsize(f_ours)})
     ours_write_s = min(ours_writes)
+    # 3a. the same rows as CSV (written untimed from the JSON lines), through
+    # `colfile convert rows.csv out.tsfile --schema time:INT64:TIME,... --table iot`.
+    rows_csv = os.path.join(a.work, "rows.csv")
+    with open(rows_jsonl, encoding="utf-8") as src, open(rows_csv, "w", encoding="utf-8", newline="") as dst:
+        w = csv.writer(dst, lineterminator="\n")
+        w.writerow(["time", "region", "device_id"] + FIELDS)
+        for line in src:
+            w.writerow([csv_cell(v) for v in json.loads(line)])
+    f_csv = os.path.join(a.work, "colfile_csv.tsfile")
+    csv_writes = []
+    for i in range(a.runs):
+        if os.path.exists(f_csv):
+            os.remove(f_csv)
+        t0 = time.perf_counter()
+        run([a.colfile, "convert", rows_csv, f_csv, "--schema", "time:INT64:TIME," + SCHEMA, "--table", "iot"])
+        wall = time.perf_counter() - t0
+        csv_writes.append(wall)
+        emit({"measure": "colfile_convert_csv", "run": i, "rows": n, "wall_s": round(wall, 4),
+              "bytes": os.path.getsize(f_csv)})
+    if os.path.getsize(f_csv) != os.path.getsize(f_ours):
+        sys.exit("tsbench: the CSV input wrote another file than the JSON lines")
+    csv_write_s = min(csv_writes)
     # 3b. colfile writes the same table from columnar batches (the official writer is fed
     # Arrow batches): `write --from` reads the official file and times only the writer.
     batch_writes = []
@@ -150,14 +185,16 @@ def main():
                  "ratio_wall": round(n_rows / ours_read_wall / b["rows_per_s"], 2)},
         "write": {"colfile_jsonl_rows_per_s": round(n_rows / ours_write_s),
                   "colfile_batches_rows_per_s": round(n_rows / batch_write_s),
+                  "colfile_csv_rows_per_s": round(n_rows / csv_write_s),
                   "official_rows_per_s": round(n_rows / off_write_s),
                   "ratio_jsonl": round(off_write_s / ours_write_s, 2),
+                  "ratio_csv": round(off_write_s / csv_write_s, 2),
                   "ratio_batches": round(off_write_s / batch_write_s, 2)},
     }
     print(json.dumps(res, separators=(",", ":")), flush=True)
     if not a.keep:
         for fn in os.listdir(a.work):
-            if fn.endswith(".tsfile") or fn == "rows.jsonl":
+            if fn.endswith(".tsfile") or fn in ("rows.jsonl", "rows.csv"):
                 os.remove(os.path.join(a.work, fn))
 
 
