@@ -603,3 +603,50 @@ fn pruned_reads_of_damaged_files_fail_cleanly() {
         }
     }
 }
+
+/// `split_query`'s parts, read one after another, give the whole query's batches (same rows,
+/// same order) on every fixture and every readable TsFile of other writers, for the whole
+/// file and for a query with a time range; a query with a limit stays one part.
+#[test]
+fn split_queries_read_in_turn_equal_the_whole_query() {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(ts_fixtures_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    if let Some(ext) = common::external_dir() {
+        files.extend(
+            std::fs::read_dir(ext.join("real"))
+                .unwrap()
+                .map(|e| e.unwrap().path()),
+        );
+    }
+    files.retain(|p| p.extension().is_some_and(|e| e == "tsfile"));
+    files.sort();
+    let batches = |r: &TsFileReader<Vec<u8>>, q: &Query| -> Result<Vec<String>, String> {
+        let it = r.query(q).map_err(|e| e.to_string())?;
+        it.map(|b| b.map(|b| format!("{b:?}")).map_err(|e| e.to_string()))
+            .collect()
+    };
+    let mut split_files = 0;
+    for path in &files {
+        let Ok(r) = TsFileReader::open(std::fs::read(path).unwrap()) else {
+            continue; // not readable at all (pre-v1 files): nothing to split
+        };
+        for q in [Query::all(), Query::all().time_range(0, 1_700_000_000_000)] {
+            let Ok(whole) = batches(&r, &q) else { continue };
+            for n in [2, 3, 64] {
+                let parts = r.split_query(&q, n).unwrap();
+                assert!(parts.len() <= n, "{}", path.display());
+                split_files += usize::from(parts.len() > 1);
+                let mut joined = Vec::new();
+                for p in &parts {
+                    joined.extend(batches(&r, p).unwrap());
+                }
+                assert_eq!(joined, whole, "{} in {n} parts", path.display());
+            }
+        }
+        let limited = r.split_query(&Query::all().limit(5), 4).unwrap();
+        assert_eq!(limited.len(), 1);
+    }
+    assert!(split_files > 10, "only {split_files} splits");
+}

@@ -24,7 +24,8 @@ pub struct ReadArgs {
     pub format: String,
     pub limit: Option<u64>,
     pub raw: bool,
-    /// `scan`: threads that decode a row group's columns (default: the machine's cores).
+    /// `scan`: threads that decode an RCFile row group's columns, or read a local TsFile's
+    /// devices (default: the machine's cores).
     pub threads: Option<usize>,
     pub time_zone: Option<String>,
     pub calendar: Option<String>,

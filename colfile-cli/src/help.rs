@@ -283,7 +283,7 @@ never the statistics. A file that cannot be read fails with exit code 1 and a lo
                     ("--raw", "read the cells without decoding them"),
                     (
                         "--threads N",
-                        "threads decoding a row group's columns (default: all cores)",
+                        "threads decoding an RCFile row group's columns, or reading a local TsFile's devices (default: all cores)",
                     ),
                 ],
             ),

@@ -254,23 +254,58 @@ pub fn scan(
 ) -> Result<crate::read_cmds::ScanSummary, Failure> {
     let started = std::time::Instant::now();
     let bytes = colfile::source::ByteSource::len(&src);
+    let local = matches!(src, Input::File(_));
     let r = open(a, src)?;
     let q = query_of(a)?;
-    let (mut rows, mut values) = (0u64, 0u64);
-    let mut it = r
-        .query(&q)
-        .map_err(|e| Failure::from(e).context(&a.file))?
-        .planned();
-    for batch in &mut it {
-        let b = batch.map_err(|e| Failure::from(e).context(&a.file))?;
-        rows += b.len() as u64;
-        values += b.value_count() as u64;
-        progress.rows_done(b.len() as u64, None);
-    }
+    let ctx = |e: colfile::Error| Failure::from(e).context(&a.file);
+    // A local file's devices are read in `--threads` runs, each on its own thread with its
+    // own reader (and read-ahead); `--explain` reports one query, so it reads on one.
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let parts = if local && !a.explain {
+        r.split_query(&q, threads).map_err(ctx)?
+    } else {
+        vec![q]
+    };
+    let count = |r: &TsFileReader<Input>, q: &Query, progress: &mut dyn FnMut(u64)| {
+        let (mut rows, mut values) = (0u64, 0u64);
+        let mut it = r.query(q).map_err(ctx)?.planned();
+        for batch in &mut it {
+            let b = batch.map_err(ctx)?;
+            rows += b.len() as u64;
+            values += b.value_count() as u64;
+            progress(b.len() as u64);
+        }
+        if a.explain {
+            eprintln!("{}", it.get_ref().explain());
+        }
+        Ok::<_, Failure>((rows, values))
+    };
+    let (first, rest) = parts
+        .split_first()
+        .ok_or_else(|| Failure::input("no query"))?;
+    let (rows, values) = std::thread::scope(|s| {
+        let helpers: Vec<_> = rest
+            .iter()
+            .map(|q| {
+                s.spawn(move || {
+                    let r = open(a, Input::open(&a.file).map_err(ctx)?)?;
+                    count(&r, q, &mut |_| {})
+                })
+            })
+            .collect();
+        let mut total = count(&r, first, &mut |n| progress.rows_done(n, None))?;
+        for h in helpers {
+            let (rows, values) = h
+                .join()
+                .unwrap_or_else(|_| Err(Failure::input("a scanning thread panicked")))?;
+            progress.rows_done(rows, None);
+            total = (total.0 + rows, total.1 + values);
+        }
+        Ok::<_, Failure>(total)
+    })?;
     let seconds = started.elapsed().as_secs_f64();
-    if a.explain {
-        eprintln!("{}", it.get_ref().explain());
-    }
     Ok(crate::read_cmds::ScanSummary {
         rows,
         values,

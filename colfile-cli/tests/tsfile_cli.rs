@@ -136,6 +136,41 @@ fn cat_dump_equals_the_official_dump_and_scan_counts_every_value() {
     assert!(scan["values"].as_u64().unwrap() > 3000);
 }
 
+/// `scan --threads N` reads a local file's devices on N threads: the counts are those of
+/// one thread, for the whole file and for a time range, whatever N.
+#[test]
+fn scan_on_several_threads_counts_what_one_thread_counts() {
+    let mut checked = 0;
+    for name in [
+        "types_all",
+        "many_devices",
+        "multi_table",
+        "tree_basic",
+        "deep_index",
+    ] {
+        let path = ts_fixtures_dir().join(format!("{name}.tsfile"));
+        if !path.exists() {
+            continue;
+        }
+        let f = path.display().to_string();
+        for range in [&[][..], &["--start", "0", "--end", "1700000000000"][..]] {
+            let counts = |threads: &str| {
+                let mut args = vec!["scan", f.as_str(), "--threads", threads];
+                args.extend(range);
+                let j: Json = serde_json::from_str(ok(&args).trim()).unwrap();
+                (j["rows"].clone(), j["values"].clone())
+            };
+            let one = counts("1");
+            assert!(one.0.as_u64().unwrap() > 0 || !range.is_empty(), "{name}");
+            for n in ["2", "3", "16"] {
+                assert_eq!(counts(n), one, "{name} on {n} threads");
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 10);
+}
+
 #[test]
 fn meta_and_schema_describe_the_footer() {
     let f = fixture("many_devices");

@@ -243,6 +243,42 @@ impl<S: ByteSource> TsFileReader<S> {
             .collect())
     }
 
+    /// Splits `query` into at most `parts` queries over disjoint runs of its devices in file
+    /// order, balanced by count, for reading on several threads: read one after another
+    /// they give `query`'s rows in its order. A query with an offset or a limit, or with
+    /// fewer devices than two, stays whole (one part).
+    ///
+    /// ```
+    /// use colfile::tsfile::{Query, TsFileReader};
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tsfile/basic.tsfile");
+    /// let reader = TsFileReader::open(colfile::source::FileSource::open(path)?)?;
+    /// let parts = reader.split_query(&Query::all(), 2)?;
+    /// let rows = |q: &Query| -> colfile::Result<usize> {
+    ///     reader.query(q)?.map(|b| b.map(|b| b.len())).sum()
+    /// };
+    /// let split: usize = parts.iter().map(rows).sum::<colfile::Result<usize>>()?;
+    /// assert_eq!(split, rows(&Query::all())?);
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn split_query(&self, query: &Query, parts: usize) -> Result<Vec<Query>> {
+        if parts < 2 || query.offset > 0 || query.limit.is_some() {
+            return Ok(vec![query.clone()]);
+        }
+        let devices = self.devices(query)?;
+        if devices.len() < 2 {
+            return Ok(vec![query.clone()]);
+        }
+        let per = devices.len().div_ceil(parts);
+        Ok(devices
+            .chunks(per)
+            .map(|run| {
+                let mut q = query.clone();
+                q.devices = Some(run.to_vec());
+                q
+            })
+            .collect())
+    }
+
     /// [`devices`](Self::devices) with where each device's series index starts.
     fn device_entries(&self, q: &Query, ex: &mut Explain) -> Result<Vec<DeviceIndex>> {
         let mut out = Vec::new();
