@@ -225,7 +225,6 @@ impl DeviceScan {
                 values.push(value);
             }
             return Ok(Some(OpenChunk {
-                offset: *offset,
                 stats: stats.clone(),
                 points: ChunkPoints::new(r.limits),
                 time,
@@ -245,7 +244,6 @@ impl DeviceScan {
 /// are kept and the next page to decode.
 #[derive(Debug)]
 struct OpenChunk {
-    offset: u64,
     stats: Option<Statistics>,
     time: PagedChunk,
     keep: Vec<bool>,
@@ -272,7 +270,7 @@ impl OpenChunk {
         codecs: &mut PageCodecs,
         ex: &mut Explain,
     ) -> Result<DeviceBatch> {
-        let offset = self.offset;
+        let offset = self.time.chunk.offset;
         let mut batch = plan.empty_batch()?;
         let mut rows_of = Vec::new();
         let enc = self.time.chunk.header.encoding;
