@@ -29,8 +29,30 @@ pub fn parse_hex(s: &str) -> Option<Vec<u8>> {
 
 /// Appends `s` as a JSON string literal, escaped as serde_json escapes it.
 pub fn write_str(out: &mut String, s: &str) {
+    // Nothing to escape (the usual case): the text itself, quoted.
+    if !s.bytes().any(|c| c < 0x20 || c == b'"' || c == b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     // serde_json's escaping: \" \\ \b \f \n \r \t, other controls as \u00xx.
     if let Ok(j) = serde_json::to_string(s) {
         out.push_str(&j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// Plain or not, a string is written as serde_json writes it.
+        #[test]
+        fn write_str_spells_strings_as_serde_json(s in "(\\PC|[\"\\\\\u{0}-\u{1f}\u{7f}])*") {
+            let mut out = String::new();
+            write_str(&mut out, &s);
+            proptest::prop_assert_eq!(out, serde_json::to_string(&s).unwrap());
+        }
     }
 }
