@@ -28,6 +28,24 @@ pub struct FlatRow<'a> {
     pub object: bool,
 }
 
+/// Scans the whole of `text` as one JSON scalar, as [`scan_flat_row`] reads each value;
+/// `None` for anything else (surrounding whitespace included).
+///
+/// ```
+/// use colfile::json_scan::{scan_scalar, Scalar};
+/// assert_eq!(scan_scalar("-1.5e3"), Some(Scalar::Number("-1.5e3")));
+/// assert_eq!(scan_scalar("007"), None);
+/// ```
+pub fn scan_scalar(text: &str) -> Option<Scalar<'_>> {
+    let mut s = Scan {
+        b: text.as_bytes(),
+        text,
+        p: 0,
+    };
+    let v = s.scalar()?;
+    (s.p == text.len()).then_some(v)
+}
+
 /// Scans `line` as a flat row; `None` for anything else: nested arrays or objects, strings
 /// with escapes, invalid JSON, or text after the row (whitespace aside).
 ///

@@ -291,81 +291,38 @@ impl CsvSource {
     }
 }
 
-/// Appends the JSON text of a CSV cell: `null` for the null marker; a text column's cell as
-/// a JSON string; another column's cell as the JSON value it spells if it spells one that
-/// is not a string, else as a string. Plain numbers and `true`/`false`/`null` are copied as
-/// they are (they read back as the same values); anything else goes through serde_json.
+/// A CSV cell as a JSON value: null for the null marker; a text column's cell as a string;
+/// another column's cell as the JSON value it spells if it spells one that is not a
+/// string, else as a string.
+fn cell_value(cell: &str, kind: CellKind, null: bool) -> Json {
+    match kind {
+        _ if null => Json::Null,
+        CellKind::Text => Json::String(cell.to_owned()),
+        CellKind::Json => match serde_json::from_str::<Json>(cell) {
+            Ok(j) if !j.is_string() => j,
+            _ => Json::String(cell.to_owned()),
+        },
+    }
+}
+
+/// Appends the JSON text of [`cell_value`] without building it where the text is plain: a
+/// number, `true`, `false` or `null` copied as it is (it reads back as the same value; `-0`,
+/// which serde_json spells `0`, is not plain), a text cell as a string.
 fn cell_json(cell: &str, kind: CellKind, null: bool, out: &mut String) {
+    use colfile::json_scan::{scan_scalar, Scalar};
     if null {
         out.push_str("null");
-        return;
-    }
-    if kind == CellKind::Json {
-        if plain_json_scalar(cell) {
-            out.push_str(cell);
-            return;
-        }
-        match serde_json::from_str::<Json>(cell) {
-            Ok(j) if !j.is_string() => {
-                out.push_str(&j.to_string());
-                return;
-            }
-            _ => {}
-        }
-    }
-    push_json_string(cell, out);
-}
-
-/// Whether `s` is `true`, `false`, `null` or a JSON number whose text reads as the same
-/// value as serde_json's own spelling of it (`-0`, an integer serde_json prints as `0`,
-/// is not).
-fn plain_json_scalar(s: &str) -> bool {
-    if matches!(s, "true" | "false" | "null") {
-        return true;
-    }
-    if s == "-0" {
-        return false;
-    }
-    let b = s.as_bytes();
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    let digits = |i: &mut usize| {
-        let start = *i;
-        while b.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
-        }
-        *i - start
-    };
-    let int_start = i;
-    let n = digits(&mut i);
-    if n == 0 || (n > 1 && b.get(int_start) == Some(&b'0')) {
-        return false;
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    i == b.len()
-}
-
-/// Appends `s` as a JSON string, as serde_json writes it.
-fn push_json_string(s: &str, out: &mut String) {
-    if s.bytes().any(|c| c < 0x20 || c == b'"' || c == b'\\') {
-        out.push_str(&Json::String(s.to_owned()).to_string());
+    } else if kind == CellKind::Text {
+        colfile::json_text::write_str(out, cell);
+    } else if cell != "-0"
+        && matches!(
+            scan_scalar(cell),
+            Some(Scalar::Number(_) | Scalar::Bool(_) | Scalar::Null)
+        )
+    {
+        out.push_str(cell);
     } else {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
+        out.push_str(&cell_value(cell, kind, null).to_string());
     }
 }
 
@@ -387,15 +344,10 @@ impl Source for CsvSource {
         }
         let mut m = Map::new();
         for ((cell, name), kind) in self.record.iter().zip(&self.header).zip(&self.kinds) {
-            let v = match kind {
-                _ if self.csv.is_null(cell) => Json::Null,
-                CellKind::Text => Json::String(cell.clone()),
-                CellKind::Json => match serde_json::from_str::<Json>(cell) {
-                    Ok(j) if !j.is_string() => j,
-                    _ => Json::String(cell.clone()),
-                },
-            };
-            m.insert(name.clone(), v);
+            m.insert(
+                name.clone(),
+                cell_value(cell, *kind, self.csv.is_null(cell)),
+            );
         }
         let j = Json::Object(m);
         let result = match &mut self.hive {
@@ -431,19 +383,6 @@ impl Source for CsvSource {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The JSON text the `Map` path makes of one cell.
-    fn by_map(cell: &str, kind: CellKind, null: bool) -> String {
-        let v = match kind {
-            _ if null => Json::Null,
-            CellKind::Text => Json::String(cell.to_owned()),
-            CellKind::Json => match serde_json::from_str::<Json>(cell) {
-                Ok(j) if !j.is_string() => j,
-                _ => Json::String(cell.to_owned()),
-            },
-        };
-        v.to_string()
-    }
 
     #[test]
     fn cells_are_spelled_as_the_map_path_spells_them_or_read_back_the_same() {
@@ -486,7 +425,7 @@ mod tests {
                 for null in [false, true] {
                     let mut fast = String::new();
                     cell_json(cell, kind, null, &mut fast);
-                    let slow = by_map(cell, kind, null);
+                    let slow = cell_value(cell, kind, null).to_string();
                     let (f, s): (Json, Json) = (
                         serde_json::from_str(&fast).unwrap(),
                         serde_json::from_str(&slow).unwrap(),
