@@ -2,7 +2,9 @@
 # RCORACLE_BUILD, ORACLE (the rcoracle launcher) and COLFILE, building what is missing:
 #   * rcoracle from ../shared/oracles/rcfile beside the repository (read-only is fine: it builds
 #     into target/rcoracle; its build.sh installs pyspark with pip if missing);
-#   * colfile in release mode (INTEROP_SKIP_BUILD=1 uses target/release/colfile as it is).
+#   * colfile in release mode (INTEROP_SKIP_BUILD=1 uses target/release/colfile as it is;
+#     INTEROP_COLFILE=path uses that binary and builds nothing: CI passes the debug build
+#     `cargo test` made, since these checks are about bytes and values, not speed).
 # Env: RCORACLE_DIR, RCORACLE_BUILD, PYTHON.
 # INTEROP_NO_RCORACLE=1 (set by the TsFile scripts, which bring their own oracle) skips the
 # rcoracle part: then only ROOT, PY and COLFILE are set.
@@ -36,9 +38,13 @@ if [ "${INTEROP_NO_RCORACLE:-0}" != 1 ]; then
   echo "# oracle: $("$ORACLE" version)"
 fi
 
-if [ "${INTEROP_SKIP_BUILD:-0}" != 1 ]; then
-  cargo build --release --quiet --bin colfile
+if [ -n "${INTEROP_COLFILE:-}" ]; then
+  COLFILE="$INTEROP_COLFILE"
+else
+  if [ "${INTEROP_SKIP_BUILD:-0}" != 1 ]; then
+    cargo build --release --quiet --bin colfile
+  fi
+  COLFILE="$ROOT/target/release/colfile"
 fi
-COLFILE="$ROOT/target/release/colfile"
 [ -x "$COLFILE" ] || { echo "interop: $COLFILE missing" >&2; exit 2; }
 echo "# colfile: $("$COLFILE" --version) at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- src colfile-cli Cargo.toml 2>/dev/null || echo ' (+ uncommitted changes)')"
