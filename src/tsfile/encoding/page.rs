@@ -103,17 +103,30 @@ pub fn decode_value_page(
     let bitmap = c
         .take("value page bitmap", positions.div_ceil(8))
         .map_err(in_payload)?;
-    let mut set = 0usize;
-    present.reserve(positions);
-    for i in 0..positions {
-        let bit = bitmap
-            .get(i / 8)
-            .is_some_and(|b| b & (0x80 >> (i % 8)) != 0);
-        set += bit as usize;
-        present.push(bit);
-    }
+    let set = unpack_bitmap(bitmap, positions, present);
     let at = c.offset();
     decode_counted(encoding, data_type, c.rest(), set, values, at).map_err(in_payload)
+}
+
+/// Appends the first `positions` bits of an MSB-first `bitmap` to `present` and returns how
+/// many are set. A byte at a time into the already sized tail (a push a bit, with its
+/// capacity check, was a fifth of a one-thread scan of an aligned file).
+fn unpack_bitmap(bitmap: &[u8], positions: usize, present: &mut Vec<bool>) -> usize {
+    let start = present.len();
+    present.resize(start + positions, false);
+    let Some(out) = present.get_mut(start..) else {
+        return 0;
+    };
+    for (slots, &b) in out.chunks_mut(8).zip(bitmap) {
+        if b == 0xFF && slots.len() == 8 {
+            slots.fill(true);
+        } else if b != 0 {
+            for (j, slot) in slots.iter_mut().enumerate() {
+                *slot = (b << j) & 0x80 != 0;
+            }
+        }
+    }
+    out.iter().filter(|&&p| p).count()
 }
 
 /// Builds an aligned value page payload: position count, MSB-first bitmap of `present`, and
@@ -133,4 +146,36 @@ pub fn encode_value_page(present: &[bool], value_stream: &[u8], out: &mut Vec<u8
     }
     out.extend_from_slice(value_stream);
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The bytewise unpacking agrees with reading bit i of byte i / 8, ignores the bits
+        /// past `positions` in the last byte, and undoes `encode_value_page`'s packing.
+        #[test]
+        fn bitmap_unpacks_like_bit_by_bit(
+            bytes in proptest::collection::vec(any::<u8>(), 0..40),
+            cut in 0usize..8,
+            prefix in proptest::collection::vec(any::<bool>(), 0..5),
+        ) {
+            let positions = (bytes.len() * 8).saturating_sub(cut);
+            let expect: Vec<bool> = (0..positions).map(|i| bytes[i / 8] & (0x80 >> (i % 8)) != 0).collect();
+            let mut present = prefix.clone();
+            let set = unpack_bitmap(&bytes, positions, &mut present);
+            prop_assert_eq!(&present[..prefix.len()], &prefix[..]);
+            prop_assert_eq!(&present[prefix.len()..], &expect[..]);
+            prop_assert_eq!(set, expect.iter().filter(|&&p| p).count());
+
+            let mut page = Vec::new();
+            encode_value_page(&expect, &[], &mut page).unwrap();
+            let mut again = Vec::new();
+            unpack_bitmap(&page[4..], positions, &mut again);
+            prop_assert_eq!(again, expect);
+        }
+    }
 }
