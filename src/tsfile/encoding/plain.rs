@@ -75,13 +75,26 @@ pub(crate) fn decode(input: &[u8], max: usize, out: &mut Values) -> Result<()> {
         Values::Float(v) => fixed(input, max, v, |b| f32::from_bits(u32::from_be_bytes(b)))?,
         Values::Double(v) => fixed(input, max, v, |b| f64::from_bits(u64::from_be_bytes(b)))?,
         Values::Binary(v) => {
-            let mut c = Cursor::new(input, 0);
+            // The bytes of the values are fewer than the stream's: reserved once.
+            v.reserve(input.len().min(max), input.len());
+            let mut rest = input;
             let mut n = 0usize;
-            while !c.is_empty() {
-                let at = c.offset();
+            while let Some(&first) = rest.first() {
+                let at = (input.len() - rest.len()) as u64;
                 if n == max {
                     return Err(limit_exceeded("PLAIN", max).at_offset(at));
                 }
+                n += 1;
+                // A length under 64 is one even VarInt byte: taken without a cursor.
+                if first & 0x81 == 0 {
+                    let end = 1 + usize::from(first >> 1);
+                    if let (Some(b), Some(after)) = (rest.get(1..end), rest.get(end..)) {
+                        v.push(b);
+                        rest = after;
+                        continue;
+                    }
+                }
+                let mut c = Cursor::new(rest, at);
                 match c.read_var_bytes("PLAIN value")? {
                     Some(b) => v.push(b),
                     None => {
@@ -90,7 +103,7 @@ pub(crate) fn decode(input: &[u8], max: usize, out: &mut Values) -> Result<()> {
                         )
                     }
                 }
-                n += 1;
+                rest = c.rest();
             }
         }
     }
@@ -121,4 +134,61 @@ fn fixed<T, const N: usize>(
     out.reserve(chunks.len());
     out.extend(chunks.filter_map(|b| b.first_chunk::<N>().map(|&b| conv(b))));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tsfile::format::values::BinaryValues;
+    use proptest::prelude::*;
+
+    /// PLAIN byte strings read with the cursor alone, value by value (the decoder before its
+    /// one-byte-length shortcut): the values, or the error's offset.
+    fn cursor_only(input: &[u8], max: usize) -> std::result::Result<BinaryValues, Option<u64>> {
+        let mut c = Cursor::new(input, 0);
+        let mut out = BinaryValues::default();
+        while !c.is_empty() {
+            let at = c.offset();
+            if out.len() == max {
+                return Err(Some(at));
+            }
+            match c.read_var_bytes("PLAIN value") {
+                Ok(Some(b)) => out.push(b),
+                Ok(None) => return Err(Some(at)),
+                Err(e) => return Err(e.location().offset),
+            }
+        }
+        Ok(out)
+    }
+
+    proptest! {
+        /// On any bytes (short and long lengths, -1, negative, truncated, too many values)
+        /// the decoder gives what the cursor-only reading gives, error offsets included.
+        #[test]
+        fn binary_shortcut_agrees_with_cursor(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    proptest::collection::vec(any::<u8>(), 0..6)
+                        .prop_map(|b| { let mut v = vec![(b.len() as u8) << 1]; v.extend(b); v }),
+                    proptest::collection::vec(any::<u8>(), 60..140).prop_map(|b| {
+                        let mut v = Vec::new();
+                        crate::tsfile::format::varint::put_varint(&mut v, b.len() as i32);
+                        v.extend(b);
+                        v
+                    }),
+                    proptest::collection::vec(any::<u8>(), 0..4),
+                ],
+                0..12,
+            ),
+            max in 0usize..14,
+        ) {
+            let input: Vec<u8> = parts.concat();
+            let mut out = Values::Binary(BinaryValues::default());
+            let got = match decode(&input, max, &mut out) {
+                Ok(()) => match out { Values::Binary(b) => Ok(b), _ => unreachable!() },
+                Err(e) => Err(e.location().offset),
+            };
+            prop_assert_eq!(got, cursor_only(&input, max));
+        }
+    }
 }

@@ -31,6 +31,11 @@ impl BinaryValues {
             data: Vec::with_capacity(bytes),
         }
     }
+    /// Makes room for `values` more values of `bytes` more bytes in all.
+    pub fn reserve(&mut self, values: usize, bytes: usize) {
+        self.offsets.reserve(values);
+        self.data.reserve(bytes);
+    }
     /// Number of values.
     pub fn len(&self) -> usize {
         self.offsets.len() - 1
