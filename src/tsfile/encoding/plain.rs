@@ -88,6 +88,16 @@ pub(crate) fn decode(input: &[u8], max: usize, out: &mut Values) -> Result<()> {
                 // A length under 64 is one even VarInt byte: taken without a cursor.
                 if first & 0x81 == 0 {
                     let end = 1 + usize::from(first >> 1);
+                    // Up to 16 bytes with 16 to spare are copied as one fixed block.
+                    if let (Some(window), Some(after)) = (rest.get(1..17), rest.get(end..)) {
+                        if end <= 17 {
+                            if let Ok(window) = window.try_into() {
+                                v.push_from_window(window, end - 1);
+                                rest = after;
+                                continue;
+                            }
+                        }
+                    }
                     if let (Some(b), Some(after)) = (rest.get(1..end), rest.get(end..)) {
                         v.push(b);
                         rest = after;
@@ -168,7 +178,7 @@ mod tests {
         fn binary_shortcut_agrees_with_cursor(
             parts in proptest::collection::vec(
                 prop_oneof![
-                    proptest::collection::vec(any::<u8>(), 0..6)
+                    proptest::collection::vec(any::<u8>(), 0..24)
                         .prop_map(|b| { let mut v = vec![(b.len() as u8) << 1]; v.extend(b); v }),
                     proptest::collection::vec(any::<u8>(), 60..140).prop_map(|b| {
                         let mut v = Vec::new();

@@ -36,6 +36,15 @@ impl BinaryValues {
         self.offsets.reserve(values);
         self.data.reserve(bytes);
     }
+    /// Appends `window[..len]` (`len` ≤ 16) by copying the whole window and cutting it back:
+    /// a fixed-size copy, without a call to `memcpy` for each short value.
+    #[inline]
+    pub(crate) fn push_from_window(&mut self, window: &[u8; 16], len: usize) {
+        let at = self.data.len();
+        self.data.extend_from_slice(window);
+        self.data.truncate(at + len.min(16));
+        self.offsets.push(self.data.len());
+    }
     /// Number of values.
     pub fn len(&self) -> usize {
         self.offsets.len() - 1
