@@ -11,7 +11,7 @@ use arrow_array::RecordBatch;
 use colfile::arrow::TsFileArrowReader;
 use colfile::rcfile::RcFileReader;
 use colfile::source::{ByteSource, FileSource, PlannedSource};
-use colfile::tsfile::{Query, TsFileReader};
+use colfile::tsfile::{Filter, Query, TsFileReader, Value};
 use colfile_testkit as common;
 
 /// A source that counts the reads made of it.
@@ -163,6 +163,46 @@ fn a_full_tsfile_scan_makes_few_reads() {
         direct.reads()
     );
     assert!(direct.reads() > 1000, "{} reads", direct.reads());
+}
+
+/// A window plans its devices once and hands the plans to the scan: the plans must stay
+/// with their devices when statistics skip devices whole inside a window, when a tag
+/// filter leaves devices out, when chunks fall outside the time range, and across windows
+/// (several flushes, many devices).
+#[test]
+fn planned_windows_skip_devices_like_the_direct_scan() {
+    let bytes = common::iot::iot_table(1000, 50, 20_000);
+    let region = |r: &str| Filter::eq("region", Value::string(r));
+    // Device d's `l` lies in [17 000 d, 1 000 (17 d + 1 519) + 49]: statistics skip the
+    // devices in the middle whole (about 295-616), between devices that are read.
+    let ends =
+        Filter::lt("l", Value::Int64(5_000_000)).or(Filter::gt("l", Value::Int64(12_000_000)));
+    let queries = [
+        Query::all().filter(ends.clone()),
+        Query::all()
+            .filter(ends.and(region("r2").negate()))
+            .time_range(50, 400),
+        Query::all().filter(region("r3")),
+        Query::all().filter(region("r3").or(region("r7"))),
+        Query::all()
+            .filter(region("r1").negate())
+            .time_range(100, 250),
+        Query::all().time_range(0, 30),
+        Query::all()
+            .filter(region("r5"))
+            .offset(7)
+            .limit(40)
+            .batch_size(9),
+    ];
+    for q in &queries {
+        let want = ts_rows(bytes.clone(), q, false).unwrap();
+        assert!(!want.is_empty(), "{q:?}");
+        let got = ts_rows(PlannedSource::new(bytes.clone()), q, true).unwrap();
+        assert_eq!(got, want, "{q:?}");
+        let want = ts_batches(bytes.clone(), q, false).unwrap();
+        let got = ts_batches(PlannedSource::new(bytes.clone()), q, true).unwrap();
+        assert_eq!(got, want, "(arrow) {q:?}");
+    }
 }
 
 #[test]

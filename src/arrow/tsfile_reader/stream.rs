@@ -293,7 +293,7 @@ impl<A: AsyncByteSource> State<A> {
         })
         .await?;
         fetch_into(src, cache, exact, fetch).await?;
-        self.reader.stream.allow(w.devices);
+        self.reader.stream.allow(w.devices, w.plans);
         Ok(())
     }
 }

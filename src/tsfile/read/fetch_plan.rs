@@ -15,7 +15,7 @@ use std::ops::{Deref, Range};
 
 use super::chunk_reader::{overlaps, RawChunk, CHUNK_HEADER_WINDOW, WHOLE_WINDOW};
 use super::pages::WHOLE_CHUNK_MAX;
-use super::plan::DevicePlan;
+use super::plan::{DevicePlan, Prepared};
 use super::reader::QueryStream;
 use super::TsFileReader;
 use crate::source::ranges::RangeSet;
@@ -31,6 +31,9 @@ pub(crate) struct FetchWindow {
     pub chunks: Vec<u64>,
     /// A first guess of the bytes: each chunk from its start.
     pub guess: Vec<Range<u64>>,
+    /// The plans made of the devices that are read (not skipped whole), by measurement
+    /// root, for the stream to use instead of planning them again.
+    pub plans: Prepared,
 }
 
 /// Plans the devices after the stream's horizon, in order, until their chunks' guessed
@@ -76,6 +79,7 @@ where
             w.guess.push(guess);
         }
         w.chunks.extend(mine);
+        w.plans.0.push((entry.measurement_root, plan));
     }
     w.chunks.sort_unstable();
     w.chunks.dedup();
@@ -193,8 +197,10 @@ impl<I> PlannedQuery<I> {
             if !s.blocked() {
                 return None;
             }
-            let devices = announce_window(s, self.window);
-            s.allow(devices.unwrap_or(usize::MAX));
+            match announce_window(s, self.window) {
+                Ok(w) => s.allow(w.devices, w.plans),
+                Err(_) => s.allow(usize::MAX, Prepared::default()),
+            }
             self.window = self.window.saturating_mul(2).min(WINDOW);
         }
     }
@@ -205,9 +211,8 @@ impl<I> PlannedQuery<I> {
     }
 }
 
-/// Announces to the source what the next window of devices reads; how many devices it
-/// covers.
-fn announce_window<S, R>(stream: &QueryStream<R>, budget: u64) -> Result<usize>
+/// Announces to the source what the next window of devices reads; the window.
+fn announce_window<S, R>(stream: &QueryStream<R>, budget: u64) -> Result<FetchWindow>
 where
     S: ByteSource,
     R: Deref<Target = TsFileReader<S>>,
@@ -216,7 +221,7 @@ where
     let source = stream.reader_and_query().0.source;
     source.will_need(&w.guess);
     source.will_need(&chunk_extents(stream, &w.chunks, true)?);
-    Ok(w.devices)
+    Ok(w)
 }
 
 impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {

@@ -91,6 +91,12 @@ pub(super) fn check_filter(q: &Query, schema: &TableSchema) -> Result<()> {
     f.check(&type_of, q.table.is_some())
 }
 
+/// Plans a fetch window made of the devices it covers, by measurement root, handed to
+/// the stream so that they are not made a second time when the devices start.
+#[cfg(feature = "async")]
+#[derive(Debug, Default)]
+pub(crate) struct Prepared(pub(super) Vec<((u64, u64), DevicePlan)>);
+
 impl DevicePlan {
     /// Reads the device's series index and works out the columns.
     pub fn new<S: ByteSource>(

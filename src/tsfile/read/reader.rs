@@ -430,6 +430,7 @@ impl<S: ByteSource> TsFileReader<S> {
             explain,
             horizon: None,
             blocked: false,
+            prepared: VecDeque::new(),
         })
     }
 
@@ -468,6 +469,9 @@ pub struct QueryStream<R> {
     horizon: Option<usize>,
     /// The last `None` came from the horizon, not from the end.
     blocked: bool,
+    /// Plans a fetch window already made for the next devices (by their measurement root),
+    /// so that they are not planned a second time when they start.
+    prepared: VecDeque<((u64, u64), DevicePlan)>,
 }
 
 impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
@@ -484,11 +488,12 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
         self.horizon = Some(n);
     }
 
-    /// Lets `n` more devices start.
+    /// Lets `n` more devices start, with the plans a fetch window made for them.
     #[cfg(feature = "async")]
-    pub(crate) fn allow(&mut self, n: usize) {
+    pub(crate) fn allow(&mut self, n: usize, plans: super::plan::Prepared) {
         self.horizon = self.horizon.map(|h| h.saturating_add(n));
         self.blocked = false;
+        self.prepared.extend(plans.0);
     }
 
     /// Whether the last `None` was the horizon ([`hold`](Self::hold)), not the end.
@@ -525,6 +530,7 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
                     Err(e) => {
                         self.current = None;
                         self.devices.clear();
+                        self.prepared.clear();
                         return Some(Err(e));
                     }
                 }
@@ -537,13 +543,22 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
             if let Some(h) = &mut self.horizon {
                 *h -= 1;
             }
-            match DevicePlan::new(&self.reader.parts(), &device, &self.query) {
+            // A device the window skipped whole has no plan: it is planned (and skipped) now.
+            let made = self.prepared.front().is_some_and(|(root, plan)| {
+                *root == device.measurement_root && plan.device == device.device
+            });
+            let plan = match made.then(|| self.prepared.pop_front()).flatten() {
+                Some((_, plan)) => Ok(plan),
+                None => DevicePlan::new(&self.reader.parts(), &device, &self.query),
+            };
+            match plan {
                 Ok(plan) => match plan.skip_reason(&self.query) {
                     Some(why) => self.explain.devices.skip(why),
                     None => self.current = Some(DeviceScan::new(plan)),
                 },
                 Err(e) => {
                     self.devices.clear();
+                    self.prepared.clear();
                     return Some(Err(e));
                 }
             }
@@ -569,6 +584,7 @@ impl<S: ByteSource, R: Deref<Target = TsFileReader<S>>> QueryStream<R> {
                 if self.current.take().is_some() || !self.devices.is_empty() {
                     let left = self.devices.len() as u64;
                     self.devices.clear();
+                    self.prepared.clear();
                     for _ in 0..left {
                         self.explain.devices.skip(Reason::Limit);
                     }
