@@ -61,6 +61,9 @@ fn encode_block<T: Word>(block: &[T], out: &mut Vec<u8>) {
 pub(crate) fn decode<T: Word>(input: &[u8], base: u64, max: usize, out: &mut Vec<T>) -> Result<()> {
     let mut c = Cursor::new(input, base);
     let mut left = max;
+    // Room for the page at once instead of growing block by block: as many values as asked
+    // for, up to one a byte of input (as PLAIN reserves; denser blocks grow the rest).
+    out.reserve(max.min(input.len()));
     while !c.is_empty() {
         let at = c.offset();
         let n = c.read_i32_be()?;
