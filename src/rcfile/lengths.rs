@@ -144,8 +144,11 @@ pub fn decode_offsets(
         ));
     }
     if end != limit {
+        // Formatted from a copy: naming `end` itself in `format!` takes its address, which
+        // kept it in memory through the loops above (a store and reload per cell).
+        let sum = end;
         return Err(corrupt(
-            format!("cell lengths sum to {end}, column holds {plain_len} bytes"),
+            format!("cell lengths sum to {sum}, column holds {plain_len} bytes"),
             pos,
         ));
     }
