@@ -452,10 +452,20 @@ fn decode_binary(
             let bytes = data.bytes();
             buf.reserve(bytes.len());
             let is_string = *ty == HiveType::String;
+            let marker = |&(s, e): &(usize, usize)| {
+                e.wrapping_sub(s) == 1 && bytes.get(s) == Some(&EMPTY_STRING_MARKER)
+            };
+            if !is_string || !cell_bounds(data).any(|b| marker(&b)) {
+                // Nothing to drop (the usual case): the column's bytes and cell ends as they
+                // are, two copies instead of a loop that checks and writes every cell.
+                buf.extend_from_slice(bytes);
+                offsets.extend_from_slice(data.offsets().get(1..).unwrap_or_default());
+                push_validity(data, valid);
+                return Some(Ok(()));
+            }
             let (mut copied, mut dropped) = (0usize, 0usize);
             offsets.extend(cell_bounds(data).map(|(s, e)| {
-                if is_string && e.wrapping_sub(s) == 1 && bytes.get(s) == Some(&EMPTY_STRING_MARKER)
-                {
+                if marker(&(s, e)) {
                     buf.extend_from_slice(bytes.get(copied..s).unwrap_or_default());
                     copied = e;
                     dropped += 1;
