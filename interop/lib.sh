@@ -3,7 +3,7 @@
 #   * rcoracle from ../shared/oracles/rcfile beside the repository (read-only is fine: it builds
 #     into target/rcoracle; its build.sh installs pyspark with pip if missing);
 #   * colfile in release mode (INTEROP_SKIP_BUILD=1 uses target/release/colfile as it is;
-#     INTEROP_COLFILE=path uses that binary and builds nothing: CI passes the debug build
+#     COLFILE_CLI=path uses that binary and builds nothing: CI passes the debug build
 #     `cargo test` made, since these checks are about bytes and values, not speed).
 # Env: RCORACLE_DIR, RCORACLE_BUILD, PYTHON.
 # INTEROP_NO_RCORACLE=1 (set by the TsFile scripts, which bring their own oracle) skips the
@@ -38,8 +38,8 @@ if [ "${INTEROP_NO_RCORACLE:-0}" != 1 ]; then
   echo "# oracle: $("$ORACLE" version)"
 fi
 
-if [ -n "${INTEROP_COLFILE:-}" ]; then
-  COLFILE="$INTEROP_COLFILE"
+if [ -n "${COLFILE_CLI:-}" ]; then
+  COLFILE="$COLFILE_CLI"
 else
   if [ "${INTEROP_SKIP_BUILD:-0}" != 1 ]; then
     cargo build --release --quiet --bin colfile

@@ -5,6 +5,7 @@ ColfileError (never a crash) where it refuses one."""
 
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +14,9 @@ import colfile
 from conftest import REPO, SHARED
 
 REAL = SHARED / "fixtures" / "external" / "real"
-CLI = REPO / "target" / "release" / "colfile"
+# The command to compare with: COLFILE_CLI (.ci/run passes the debug build `cargo test`
+# made), else the release build.
+CLI = Path(os.environ.get("COLFILE_CLI") or REPO / "target" / "release" / "colfile")
 
 
 # Files the command reads row by row but Arrow cannot hold as one table: a tree-model
@@ -22,11 +25,11 @@ ARROW_REFUSES = {"tsfile_java_v3TsFile": "measurement s1 is FLOAT in d1 but TEXT
 
 
 def cli_count(path):
-    """`colfile count PATH` run by the release binary (skipped without it, outside CI)."""
+    """`colfile count PATH` run by the command (skipped without it, outside CI)."""
     if not CLI.exists():
         if os.environ.get("CI"):
-            pytest.fail("target/release/colfile is missing (interop builds it)")
-        pytest.skip("no target/release/colfile")
+            pytest.fail(f"{CLI} is missing (.ci/run sets COLFILE_CLI to the debug build)")
+        pytest.skip(f"no {CLI}")
     return subprocess.run([str(CLI), "count", str(path)], capture_output=True, text=True)
 
 
