@@ -114,6 +114,12 @@ fn string(v: OsString) -> Result<String, Failure> {
 }
 
 impl ReadArgs {
+    /// `scan`'s threads: `--threads`, else the machine's cores.
+    pub fn scan_threads(&self) -> usize {
+        self.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
     pub fn parse(args: Vec<OsString>, is_cat: bool) -> Result<Self, Failure> {
         let mut p = lexopt::Parser::from_args(args);
         let mut a = ReadArgs {

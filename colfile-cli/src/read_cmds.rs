@@ -257,10 +257,7 @@ pub fn scan_file(
         .collect();
     // One batch per column, so each keeps its typed buffers from one row group to the next.
     let mut batches = vec![colfile::rcfile::ColumnBatch::default(); sel.len()];
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, sel.len().max(1));
+    let threads = a.scan_threads().clamp(1, sel.len().max(1));
     let mut checksum = 0u64;
     while let Some(g) = reader
         .next_row_group()

@@ -260,11 +260,8 @@ pub fn scan(
     let ctx = |e: colfile::Error| Failure::from(e).context(&a.file);
     // A local file's devices are read in `--threads` runs, each on its own thread with its
     // own reader (and read-ahead); `--explain` reports one query, so it reads on one.
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let parts = if local && !a.explain {
-        r.split_query(&q, threads).map_err(ctx)?
+        r.split_query(&q, a.scan_threads()).map_err(ctx)?
     } else {
         vec![q]
     };
