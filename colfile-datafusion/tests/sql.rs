@@ -567,4 +567,5 @@ async fn create_external_table_stored_as_tsfile_and_rcfile() {
         };
         assert!(e.to_string().contains(says), "{q}: {e}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
