@@ -88,18 +88,12 @@ pub(crate) fn decode(input: &[u8], max: usize, out: &mut Values) -> Result<()> {
                 // A length under 64 is one even VarInt byte: taken without a cursor.
                 if first & 0x81 == 0 {
                     let end = 1 + usize::from(first >> 1);
-                    // Up to 16 bytes with 16 to spare are copied as one fixed block.
-                    if let (Some(window), Some(after)) = (rest.get(1..17), rest.get(end..)) {
-                        if end <= 17 {
-                            if let Ok(window) = window.try_into() {
-                                v.push_from_window(window, end - 1);
-                                rest = after;
-                                continue;
-                            }
-                        }
-                    }
                     if let (Some(b), Some(after)) = (rest.get(1..end), rest.get(end..)) {
-                        v.push(b);
+                        // Up to 16 bytes with 16 to spare are copied as one fixed block.
+                        match rest.get(1..17).and_then(|w| <&[u8; 16]>::try_from(w).ok()) {
+                            Some(window) if end <= 17 => v.push_from_window(window, end - 1),
+                            _ => v.push(b),
+                        }
                         rest = after;
                         continue;
                     }
