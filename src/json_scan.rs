@@ -57,35 +57,64 @@ pub fn scan_scalar(text: &str) -> Option<Scalar<'_>> {
 /// assert!(scan_flat_row(r#"[1, [2]]"#).is_none()); // nested: not flat
 /// ```
 pub fn scan_flat_row(line: &str) -> Option<FlatRow<'_>> {
+    let mut row = FlatRow::default();
+    row.object = visit_flat_row(line, |key, value| {
+        row.keys.extend(key);
+        row.values.push(value);
+        Some(())
+    })?;
+    Some(row)
+}
+
+/// Scans `line` as [`scan_flat_row`] does, but hands each member to `visit(key, value)` in
+/// line order (`key` is `None` in an array) instead of gathering them, so that nothing is
+/// allocated. Returns whether the row was an object; `None` where [`scan_flat_row`] says
+/// `None` or `visit` does, possibly after some members were visited.
+///
+/// ```
+/// use colfile::json_scan::{visit_flat_row, Scalar};
+/// let mut sum = 0;
+/// let object = visit_flat_row("[1, 2, 3]", |_, v| {
+///     if let Scalar::Number(n) = v {
+///         sum += n.parse::<i32>().ok()?;
+///     }
+///     Some(())
+/// });
+/// assert_eq!((object, sum), (Some(false), 6));
+/// ```
+pub fn visit_flat_row<'a>(
+    line: &'a str,
+    mut visit: impl FnMut(Option<&'a str>, Scalar<'a>) -> Option<()>,
+) -> Option<bool> {
     let mut s = Scan {
         b: line.as_bytes(),
         text: line,
         p: 0,
     };
-    let mut row = FlatRow::default();
     s.ws();
     let close = match s.next()? {
         b'[' => b']',
         b'{' => b'}',
         _ => return None,
     };
-    row.object = close == b'}';
+    let object = close == b'}';
     s.ws();
     if s.peek() == Some(close) {
         s.p += 1;
     } else {
         loop {
-            if row.object {
+            let mut key = None;
+            if object {
                 s.ws();
                 let Scalar::Str(k) = s.scalar()? else {
                     return None;
                 };
-                row.keys.push(k);
+                key = Some(k);
                 s.ws();
                 s.expect(b':')?;
             }
             s.ws();
-            row.values.push(s.scalar()?);
+            visit(key, s.scalar()?)?;
             s.ws();
             match s.next()? {
                 b',' => continue,
@@ -95,7 +124,7 @@ pub fn scan_flat_row(line: &str) -> Option<FlatRow<'_>> {
         }
     }
     s.ws();
-    (s.p == s.b.len()).then_some(row)
+    (s.p == s.b.len()).then_some(object)
 }
 
 struct Scan<'a> {

@@ -148,8 +148,18 @@ pub fn from_json(data_type: DataType, j: &Json) -> Result<Value> {
 /// [`from_json`] of a JSON scalar (as [`crate::json_scan`] reads it; null as null); `None`
 /// where [`from_json`] fails.
 pub fn from_scalar(data_type: DataType, j: Scalar<'_>) -> Option<Value> {
+    match (data_type, j) {
+        (DataType::Blob | DataType::Object, Scalar::Str(s)) => parse_hex(s).map(Value::Binary),
+        _ => from_scalar_ref(data_type, j).map(|v| v.to_owned()),
+    }
+}
+
+/// [`from_scalar`] borrowing the text of strings; `None` also for a BLOB or OBJECT string,
+/// whose bytes are decoded from hex and so cannot be borrowed.
+#[inline]
+fn from_scalar_ref(data_type: DataType, j: Scalar<'_>) -> Option<ValueRef<'_>> {
     if j == Scalar::Null {
-        return Some(Value::Null);
+        return Some(ValueRef::Null);
     }
     // JSON integers only (serde_json's `as_i64`); strings are not numbers here.
     let int = || match j {
@@ -167,34 +177,33 @@ pub fn from_scalar(data_type: DataType, j: Scalar<'_>) -> Option<Value> {
     };
     Some(match data_type {
         DataType::Boolean => match j {
-            Scalar::Bool(b) => Value::Boolean(b),
+            Scalar::Bool(b) => ValueRef::Boolean(b),
             _ => return None,
         },
-        DataType::Int32 => Value::Int32(i32::try_from(int()?).ok()?),
-        DataType::Int64 | DataType::Timestamp => Value::Int64(int()?),
-        DataType::Date => Value::Int32(match string {
+        DataType::Int32 => ValueRef::Int32(i32::try_from(int()?).ok()?),
+        DataType::Int64 | DataType::Timestamp => ValueRef::Int64(int()?),
+        DataType::Date => ValueRef::Int32(match string {
             Some(s) => parse_date(s)?,
             None => i32::try_from(int()?)
                 .ok()
                 .filter(|&v| date_to_string(v).is_some())?,
         }),
-        DataType::Float => Value::Float(match string {
+        DataType::Float => ValueRef::Float(match string {
             Some(s) => match special(s) {
                 Some(v) => v as f32,
                 None => f32::from_bits(hex_bits(s, 8)? as u32),
             },
             None => number()? as f32,
         }),
-        DataType::Double => Value::Double(match string {
+        DataType::Double => ValueRef::Double(match string {
             Some(s) => match special(s) {
                 Some(v) => v,
                 None => f64::from_bits(hex_bits(s, 16)?),
             },
             None => number()?,
         }),
-        DataType::Text | DataType::String => Value::Binary(string?.as_bytes().to_vec()),
-        DataType::Blob | DataType::Object => Value::Binary(parse_hex(string?)?),
-        DataType::Vector | DataType::Unknown => return None,
+        DataType::Text | DataType::String => ValueRef::Binary(string?.as_bytes()),
+        DataType::Blob | DataType::Object | DataType::Vector | DataType::Unknown => return None,
     })
 }
 
@@ -218,42 +227,96 @@ pub fn row_from_json_line(
     names: &[String],
     types: &[DataType],
 ) -> Option<(i64, Vec<Value>)> {
-    if names.iter().any(|n| n.eq_ignore_ascii_case("time")) {
-        return None; // a column the key "time" could also name: left to serde_json's rules
-    }
-    let row = crate::json_scan::scan_flat_row(line)?;
-    let time = |j: Option<&Scalar<'_>>| match j {
-        Some(Scalar::Number(t)) => t.parse::<i64>().ok(),
-        _ => None,
-    };
-    if !row.object {
-        let (t, vals) = row.values.split_first()?;
-        if vals.len() != names.len() || types.len() != names.len() {
-            return None;
-        }
-        let vals = vals.iter().zip(types).map(|(j, t)| from_scalar(*t, *j));
-        return Some((time(Some(t))?, vals.collect::<Option<_>>()?));
-    }
-    let mut slots: Vec<Option<Scalar<'_>>> = vec![None; names.len()];
-    let mut t = None;
-    for (k, v) in row.keys.iter().zip(&row.values) {
-        let slot = if *k == "time" {
-            &mut t
-        } else {
-            let i = names.iter().position(|n| n.eq_ignore_ascii_case(k))?;
-            slots.get_mut(i)?
-        };
-        if slot.replace(*v).is_some() {
-            return None; // a name given twice: left to serde_json's rules
-        }
-    }
-    let vals = slots
-        .into_iter()
-        .zip(types)
-        .map(|(j, t)| from_scalar(*t, j.unwrap_or(Scalar::Null)));
-    Some((time(t.as_ref())?, vals.collect::<Option<_>>()?))
+    let mut row = Vec::new();
+    let t = flat_row_into(line, names, types, &mut row, Value::Null, from_scalar)?;
+    Some((t, row))
 }
 
+/// [`row_from_json_line`] into `row` (cleared first), with values that borrow `line`, so
+/// that a reused `row` makes reading a line allocate nothing. `None` also when a BLOB or
+/// OBJECT column is given (its hex is decoded into bytes of its own: read such lines with
+/// [`row_from_json_line`]).
+///
+/// ```
+/// use colfile::tsfile::format::DataType;
+/// use colfile::tsfile::tools::json::row_refs_from_json_line;
+/// use colfile::tsfile::ValueRef;
+/// let names = ["temp".to_string(), "city".to_string()];
+/// let types = [DataType::Double, DataType::String];
+/// let mut row = Vec::new();
+/// let t = row_refs_from_json_line(r#"[5, 21.5, "Oslo"]"#, &names, &types, &mut row);
+/// assert_eq!(t, Some(5));
+/// assert_eq!(row, [ValueRef::Double(21.5), ValueRef::Binary(b"Oslo")]);
+/// ```
+pub fn row_refs_from_json_line<'a>(
+    line: &'a str,
+    names: &[String],
+    types: &[DataType],
+    row: &mut Vec<ValueRef<'a>>,
+) -> Option<i64> {
+    flat_row_into(line, names, types, row, ValueRef::Null, from_scalar_ref)
+}
+
+/// The row of `line` into `row` as `value` converts each scalar (`null` for absent names);
+/// returns its time. The rules are [`row_from_json_line`]'s.
+fn flat_row_into<'a, T: Clone>(
+    line: &'a str,
+    names: &[String],
+    types: &[DataType],
+    row: &mut Vec<T>,
+    null: T,
+    value: impl Fn(DataType, Scalar<'a>) -> Option<T>,
+) -> Option<i64> {
+    if types.len() != names.len() || names.iter().any(|n| n.eq_ignore_ascii_case("time")) {
+        return None; // a column the key "time" could also name: left to serde_json's rules
+    }
+    row.clear();
+    let mut time = None;
+    let time_of = |j: Scalar<'_>| match j {
+        Scalar::Number(t) => t.parse::<i64>().ok(),
+        _ => None,
+    };
+    // Object rows: which names were given (a name given twice is left to serde_json's
+    // rules), in a bit mask for tables of up to 64 columns.
+    let mut seen = 0u64;
+    let mut seen_wide = Vec::new();
+    let object = crate::json_scan::visit_flat_row(line, |key, j| {
+        let Some(k) = key else {
+            // Array rows: the time, then each column's value in order.
+            match time {
+                None => time = Some(time_of(j)?),
+                Some(_) => row.push(value(*types.get(row.len())?, j)?),
+            }
+            return Some(());
+        };
+        if k == "time" {
+            return time.replace(time_of(j)?).is_none().then_some(());
+        }
+        if row.is_empty() {
+            row.resize(names.len(), null.clone());
+        }
+        let i = names.iter().position(|n| n.eq_ignore_ascii_case(k))?;
+        let first = if names.len() <= 64 {
+            let bit = 1u64 << i;
+            let first = seen & bit == 0;
+            seen |= bit;
+            first
+        } else {
+            if seen_wide.is_empty() {
+                seen_wide.resize(names.len(), false);
+            }
+            !std::mem::replace(seen_wide.get_mut(i)?, true)
+        };
+        *row.get_mut(i)? = value(*types.get(i)?, j)?;
+        first.then_some(())
+    })?;
+    if object {
+        row.resize(names.len(), null);
+    } else if row.len() != names.len() {
+        return None;
+    }
+    time
+}
 fn special(s: &str) -> Option<f64> {
     match s {
         "NaN" | "nan" => Some(f64::NAN),
@@ -391,6 +454,16 @@ mod tests {
             let j: Json = serde_json::from_str(&line).unwrap();
             let want = reference(&j, &names, types);
             let got = row_from_json_line(&line, &names, types);
+            // The borrowing reader agrees, into a row that held another line's values,
+            // and refuses only lines with a BLOB column.
+            let mut refs = vec![ValueRef::Int32(7); 3];
+            let t = row_refs_from_json_line(&line, &names, types, &mut refs);
+            let owned = t.map(|t| (t, refs.iter().map(|v| v.to_owned()).collect::<Vec<_>>()));
+            if !types.contains(&DataType::Blob) {
+                prop_assert_eq!(format!("{owned:?}"), format!("{got:?}"), "{}", line);
+            } else if owned.is_some() {
+                prop_assert!(false, "{line}: a BLOB column read as borrowed");
+            }
             match (&got, &want) {
                 (Some(_), _) => prop_assert_eq!(format!("{got:?}"), format!("{want:?}"), "{}", line),
                 (None, Some(_)) => prop_assert!(false, "{line}: only the serde_json path reads it"),
