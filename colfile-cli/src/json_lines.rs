@@ -1,5 +1,5 @@
-//! JSON-lines input for `write`: lines parsed into rows on worker threads while a writer
-//! thread takes the rows in input order.
+//! JSON-lines input for `write`: batches of lines parsed on worker threads while a writer
+//! thread takes the parsed batches in input order.
 
 use crate::Failure;
 use std::collections::BTreeMap;
@@ -8,28 +8,75 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::sync::Mutex;
 
-/// Lines handed to a parsing thread at a time.
-const BATCH: usize = 512;
+/// Most lines handed to a parsing thread at a time.
+const BATCH: usize = 1024;
+/// A batch is handed over once its text reaches this many bytes, whatever its lines.
+const BATCH_BYTES: usize = 1 << 20;
 
-/// A numbered batch of parsed rows, each with its line number, or why a line did not parse.
-type Rows<R> = (u64, Result<Vec<(usize, R)>, Failure>);
+/// Input lines handed to a parsing thread: their text one after another, each non-blank
+/// line with its number (from 1, blank lines counted) and its place in the text.
+#[derive(Default)]
+pub struct LineBatch {
+    text: String,
+    spans: Vec<(usize, usize, usize)>,
+}
 
-/// Reads the non-blank lines of `input` (on this thread), parses each with
-/// `parse(line_number, line)` on `workers` threads, and gives every row to
-/// `sink(line_number, row)` in input order on one more thread. Line numbers count from 1,
-/// blank lines included. Returns the first failure in input order (a line that does not
-/// parse, or a row `sink` refuses), or the input's own read error. Memory: a few batches of
-/// lines and rows per worker.
-pub fn parse_in_order<R: Send>(
-    input: Box<dyn BufRead + '_>,
+impl LineBatch {
+    /// Each line's number and text (without its line end), in input order.
+    pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.spans
+            .iter()
+            .map(|&(n, start, end)| (n, self.text.get(start..end).unwrap_or_default()))
+    }
+
+    /// How many lines it holds.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Reads line `n` of `input` onto the batch; false at the end of the input. A line's
+    /// end (`\n`, then one `\r` before it) is not kept; a blank line is read but not kept.
+    fn read_line(&mut self, input: &mut dyn BufRead, n: usize) -> std::io::Result<bool> {
+        let start = self.text.len();
+        if input.read_line(&mut self.text)? == 0 {
+            return Ok(false);
+        }
+        let line = self.text.get(start..).unwrap_or_default();
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() {
+            self.text.truncate(start);
+        } else {
+            let end = start + line.len();
+            self.text.truncate(end);
+            self.spans.push((n, start, end));
+        }
+        Ok(true)
+    }
+
+    fn full(&self) -> bool {
+        self.spans.len() >= BATCH || self.text.len() >= BATCH_BYTES
+    }
+}
+
+/// A numbered batch of parsed lines, or why one of them did not parse.
+type Parsed<B> = (u64, Result<B, Failure>);
+
+/// Reads `input` (on this thread) in batches of lines, parses each batch with
+/// `parse(batch)` on `workers` threads, and gives the results to `sink` in input order on
+/// one more thread. Returns the first failure in input order (a batch that does not parse,
+/// or one `sink` refuses), or the input's own read error. Memory: a few batches of lines
+/// and parsed rows per worker.
+pub fn parse_in_order<B: Send>(
+    mut input: Box<dyn BufRead + '_>,
     workers: usize,
-    parse: impl Fn(usize, &str) -> Result<R, Failure> + Sync,
-    mut sink: impl FnMut(usize, R) -> Result<(), Failure> + Send,
+    parse: impl Fn(LineBatch) -> Result<B, Failure> + Sync,
+    mut sink: impl FnMut(B) -> Result<(), Failure> + Send,
 ) -> Result<(), Failure> {
     let workers = workers.max(1);
-    let (line_tx, line_rx) = sync_channel::<(u64, Vec<(usize, String)>)>(2 * workers);
+    let (line_tx, line_rx) = sync_channel::<(u64, LineBatch)>(2 * workers);
     let line_rx = Mutex::new(line_rx);
-    let (row_tx, row_rx) = sync_channel::<Rows<R>>(2 * workers);
+    let (row_tx, row_rx) = sync_channel::<Parsed<B>>(2 * workers);
     // Set once the writer has stopped: parsers then only drain what the reader sends, so
     // that a reader waiting to send is let go, and the reader sends no more.
     let stop = AtomicBool::new(false);
@@ -49,11 +96,7 @@ pub fn parse_in_order<R: Send>(
                 if stop.load(Ordering::Relaxed) {
                     continue;
                 }
-                let rows = lines
-                    .iter()
-                    .map(|(n, l)| parse(*n, l).map(|r| (*n, r)))
-                    .collect();
-                if row_tx.send((seq, rows)).is_err() {
+                if row_tx.send((seq, parse(lines))).is_err() {
                     stop.store(true, Ordering::Relaxed); // the writer stopped: it says why
                 }
             });
@@ -67,25 +110,20 @@ pub fn parse_in_order<R: Send>(
             r
         });
         let read = (|| {
-            let (mut batch, mut seq) = (Vec::with_capacity(BATCH), 0u64);
-            for (n, line) in input.lines().enumerate() {
-                let line = line?;
-                if line.trim().is_empty() {
-                    continue;
-                }
-                batch.push((n + 1, line));
-                if batch.len() == BATCH {
+            let (mut batch, mut seq, mut n) = (LineBatch::default(), 0u64, 0usize);
+            while batch.read_line(&mut input, n + 1)? {
+                n += 1;
+                if batch.full() {
                     if stop.load(Ordering::Relaxed) {
                         return Ok(()); // the writer stopped: it says why
                     }
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                    if line_tx.send((seq, full)).is_err() {
+                    if line_tx.send((seq, std::mem::take(&mut batch))).is_err() {
                         return Ok(()); // the writer stopped: it says why
                     }
                     seq += 1;
                 }
             }
-            if !batch.is_empty() {
+            if batch.len() > 0 {
                 let _ = line_tx.send((seq, batch));
             }
             Ok::<_, Failure>(())
@@ -99,21 +137,19 @@ pub fn parse_in_order<R: Send>(
     })
 }
 
-/// Takes numbered batches of rows from `rx` in any order and gives their rows to `sink` in
-/// the batches' order; the first failure in that order stops it.
-fn write_in_order<R>(
-    rx: std::sync::mpsc::Receiver<Rows<R>>,
-    sink: &mut impl FnMut(usize, R) -> Result<(), Failure>,
+/// Takes numbered parsed batches from `rx` in any order and gives them to `sink` in their
+/// order; the first failure in that order stops it.
+fn write_in_order<B>(
+    rx: std::sync::mpsc::Receiver<Parsed<B>>,
+    sink: &mut impl FnMut(B) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut early = BTreeMap::new();
     let mut next = 0u64;
-    for (seq, rows) in rx {
-        early.insert(seq, rows);
-        while let Some(rows) = early.remove(&next) {
+    for (seq, parsed) in rx {
+        early.insert(seq, parsed);
+        while let Some(parsed) = early.remove(&next) {
             next += 1;
-            for (n, r) in rows? {
-                sink(n, r)?;
-            }
+            sink(parsed?)?;
         }
     }
     if early.is_empty() {

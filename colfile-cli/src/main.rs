@@ -47,6 +47,7 @@ mod read_cmds;
 mod schema_arg;
 mod shell_docs;
 mod sql_cmd;
+mod ts_ingest;
 mod ts_open;
 mod ts_rows;
 mod ts_tools;

@@ -8,7 +8,7 @@ use std::io::Write;
 
 use colfile::tsfile::format::schema::TableSchema;
 use colfile::tsfile::format::{Column, ColumnCategory, DeviceId};
-use colfile::tsfile::{DeviceBatch, TsFileWriter, Value};
+use colfile::tsfile::{DeviceBatch, TsFileWriter, ValueRef};
 
 /// Most rows a batch gathers before it is written.
 const BATCH_ROWS: usize = 4096;
@@ -71,7 +71,7 @@ impl TableRows {
         w: &mut TsFileWriter<W>,
         line: usize,
         time: i64,
-        row: &[Value],
+        row: &[ValueRef<'_>],
     ) -> Result<(), (usize, colfile::Error)> {
         if !self.batch.times.is_empty() && !self.joins(time, row) {
             self.write(w)?;
@@ -79,8 +79,8 @@ impl TableRows {
         if self.batch.times.is_empty() {
             self.first_line = line;
             for (slot, v) in self.slots.iter().zip(row) {
-                if let (Slot::Tag(k), Value::Binary(b)) = (slot, v) {
-                    let tag = String::from_utf8(b.clone()).map_err(|_| {
+                if let (Slot::Tag(k), ValueRef::Binary(b)) = (slot, v) {
+                    let tag = String::from_utf8(b.to_vec()).map_err(|_| {
                         let msg = format!("table {}: tag value is not UTF-8", self.table);
                         (line, colfile::Error::schema(msg))
                     })?;
@@ -96,9 +96,9 @@ impl TableRows {
             let Some(col) = self.batch.columns.get_mut(j) else {
                 continue;
             };
-            let present = !matches!(v, Value::Null);
+            let present = !matches!(v, ValueRef::Null);
             if present {
-                col.values.push(v.as_ref()).map_err(|e| (line, e))?;
+                col.values.push(*v).map_err(|e| (line, e))?;
             }
             col.present.push(present);
         }
@@ -118,7 +118,7 @@ impl TableRows {
 
     /// Whether a row of `time` and `row` belongs to the batch: the same tags, and a later
     /// time than its last.
-    fn joins(&self, time: i64, row: &[Value]) -> bool {
+    fn joins(&self, time: i64, row: &[ValueRef<'_>]) -> bool {
         if self.batch.times.last().is_some_and(|&last| time <= last) {
             return false;
         }
@@ -126,8 +126,8 @@ impl TableRows {
             (Slot::Tag(k), v) => {
                 let held = self.batch.tags.get(*k).and_then(|t| t.1.as_deref());
                 match (held, v) {
-                    (None, Value::Null) => true,
-                    (Some(h), Value::Binary(b)) => h.as_bytes() == b.as_slice(),
+                    (None, ValueRef::Null) => true,
+                    (Some(h), ValueRef::Binary(b)) => h.as_bytes() == *b,
                     _ => false,
                 }
             }

@@ -152,10 +152,18 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
         crate::json_lines::parse_in_order(
             input,
             std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |n, line| parse_row(&schema, n, line),
-            |n, row| {
-                w.write(&row)
-                    .map_err(|e| Failure::input(format!("input line {n}: {e}")))
+            |lines| {
+                let rows = lines
+                    .lines()
+                    .map(|(n, line)| Ok((n, parse_row(&schema, n, line)?)));
+                rows.collect::<Result<Vec<_>, Failure>>()
+            },
+            |rows| {
+                for (n, row) in rows {
+                    w.write(&row)
+                        .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
+                }
+                Ok(())
             },
         )?;
         let s = if a.fsync {
