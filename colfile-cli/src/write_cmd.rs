@@ -8,7 +8,7 @@ use crate::progress::Progress;
 use crate::read_cmds::serde_for;
 use crate::Failure;
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{json, HeaderVersion, RcFileWriter, RowWriter, Schema, Value};
+use colfile::rcfile::{json, HeaderVersion, RcFileWriter, Schema, Value};
 use colfile::sink::SyncWrite;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
@@ -147,20 +147,30 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
         for (k, v) in &a.meta {
             b = b.with_metadata(k.clone(), v.clone());
         }
-        let mut w = RowWriter::new(b.build()?, schema.clone(), serde);
-        // Lines parsed on worker threads, rows serialized, compressed and written on another.
+        let mut w = b.build()?;
+        // Lines parsed and encoded into cells on worker threads; the cells gathered into
+        // row groups, compressed and written on another.
         crate::json_lines::parse_in_order(
             input,
             std::thread::available_parallelism().map_or(1, |n| n.get()),
             |lines| {
-                let rows = lines
-                    .lines()
-                    .map(|(n, line)| Ok((n, parse_row(&schema, n, line)?)));
-                rows.collect::<Result<Vec<_>, Failure>>()
+                let mut out = EncodedRows::default();
+                let mut cells = Vec::new();
+                for (n, line) in lines.lines() {
+                    let row = parse_row(&schema, n, line)?;
+                    serde
+                        .encode_row(&schema, &row, &mut cells)
+                        .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
+                    out.push(n, &cells);
+                }
+                Ok(out)
             },
             |rows| {
-                for (n, row) in rows {
-                    w.write(&row)
+                let mut cells = Vec::with_capacity(schema.len());
+                for (n, row) in rows.rows(schema.len()) {
+                    cells.clear();
+                    cells.extend(row);
+                    w.write_row(&cells)
                         .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
                 }
                 Ok(())
@@ -173,6 +183,43 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
         };
         Ok(crate::write_cmd::rc_summary(&s))
     })
+}
+
+/// Rows of a batch of lines encoded into cells: each row's input line, and the end of each
+/// of its cells in `bytes`, row after row.
+#[derive(Default)]
+struct EncodedRows {
+    lines: Vec<usize>,
+    ends: Vec<usize>,
+    bytes: Vec<u8>,
+}
+
+impl EncodedRows {
+    fn push(&mut self, line: usize, cells: &[Vec<u8>]) {
+        self.lines.push(line);
+        for c in cells {
+            self.bytes.extend_from_slice(c);
+            self.ends.push(self.bytes.len());
+        }
+    }
+
+    /// Each row's input line and cells, in order, for rows of `width` cells.
+    fn rows(&self, width: usize) -> impl Iterator<Item = (usize, impl Iterator<Item = &[u8]>)> {
+        self.lines.iter().enumerate().map(move |(i, &n)| {
+            let ends = self
+                .ends
+                .get(i * width..(i + 1) * width)
+                .unwrap_or_default();
+            let before = (i * width).checked_sub(1);
+            let mut start = before.and_then(|k| self.ends.get(k)).copied().unwrap_or(0);
+            let cells = ends.iter().map(move |&end| {
+                let cell = self.bytes.get(start..end).unwrap_or_default();
+                start = end;
+                cell
+            });
+            (n, cells)
+        })
+    }
 }
 
 /// Input line `n` as a row of `schema`: flat rows of scalars without serde_json's tree,

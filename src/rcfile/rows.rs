@@ -8,7 +8,7 @@ use super::rowgroup::RowGroup;
 use super::writer::{RcFileWriter, RcFileWriterBuilder, WriteSummary};
 use super::{HadoopCodec, HiveType, Schema, Serde, Value};
 use crate::source::ByteSource;
-use crate::{Error, ErrorKind, Limits, Result};
+use crate::{Error, Limits, Result};
 use std::io::Write;
 use std::ops::Range;
 
@@ -310,21 +310,7 @@ impl<W: Write> RowWriter<W> {
     }
     /// Encodes and appends one row (values in schema order; missing trailing values NULL).
     pub fn write(&mut self, row: &[Value]) -> Result<()> {
-        if row.len() > self.schema.len() {
-            return Err(Error::invalid(format!(
-                "row has {} values, schema has {} columns",
-                row.len(),
-                self.schema.len()
-            )));
-        }
-        for (i, (cell, col)) in self.cells.iter_mut().zip(self.schema.columns()).enumerate() {
-            cell.clear();
-            let v = row.get(i).unwrap_or(&Value::Null);
-            self.serde.encode(&col.ty, v, cell).map_err(|e| {
-                let message = format!("column {} ({}): {e}", col.name, col.ty);
-                Error::with_source(ErrorKind::InvalidArgument(message), e)
-            })?;
-        }
+        self.serde.encode_row(&self.schema, row, &mut self.cells)?;
         self.writer.write_row(&self.cells)
     }
     /// The schema rows are written with.

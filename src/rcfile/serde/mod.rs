@@ -78,6 +78,46 @@ impl Serde {
             Serde::Binary(s) => s.encode(ty, v, out),
         }
     }
+    /// The cells of `row` (values in `schema`'s order; missing trailing values NULL) into
+    /// `cells` (one per column, cleared first): what [`RowWriter::write`](super::RowWriter::write)
+    /// hands to [`RcFileWriter::write_row`](super::RcFileWriter::write_row), for encoding
+    /// rows on other threads than the one writing.
+    ///
+    /// Errors: [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) for a row
+    /// longer than the schema or a value its column's type cannot hold (naming the column).
+    ///
+    /// ```
+    /// use colfile::rcfile::{Schema, Serde, Value};
+    /// let schema: Schema = "id:int,name:string".parse()?;
+    /// let mut cells = Vec::new();
+    /// Serde::text().encode_row(&schema, &[Value::Int(7)], &mut cells)?;
+    /// assert_eq!(cells, [b"7".to_vec(), b"\\N".to_vec()]);
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn encode_row(
+        &self,
+        schema: &super::Schema,
+        row: &[Value],
+        cells: &mut Vec<Vec<u8>>,
+    ) -> Result<()> {
+        if row.len() > schema.len() {
+            return Err(crate::Error::invalid(format!(
+                "row has {} values, schema has {} columns",
+                row.len(),
+                schema.len()
+            )));
+        }
+        cells.resize_with(schema.len(), Vec::new);
+        for (i, (cell, col)) in cells.iter_mut().zip(schema.columns()).enumerate() {
+            cell.clear();
+            let v = row.get(i).unwrap_or(&Value::Null);
+            self.encode(&col.ty, v, cell).map_err(|e| {
+                let message = format!("column {} ({}): {e}", col.name, col.ty);
+                crate::Error::with_source(crate::ErrorKind::InvalidArgument(message), e)
+            })?;
+        }
+        Ok(())
+    }
 }
 
 /// Hive's binary writer stores a decimal that has too many digits for its column as NULL
