@@ -127,6 +127,63 @@ pub fn visit_flat_row<'a>(
     (s.p == s.b.len()).then_some(object)
 }
 
+/// Scans `line` as a flat row of `columns` columns and hands each value to
+/// `visit(column, value)`: an array's values by position, an object's by the column
+/// `column_of(member_index, key)` names. `None` where [`visit_flat_row`] says `None`, for a
+/// value past the last column, a key that names no column, or a column named twice.
+/// Returns whether the row was an object, and how many values it had.
+///
+/// ```
+/// use colfile::json_scan::{visit_row_columns, Scalar};
+/// let mut got = vec![Scalar::Null; 2];
+/// let column_of = |_: usize, k: &str| ["a", "b"].iter().position(|c| *c == k);
+/// let row = visit_row_columns(r#"{"b": 1, "a": true}"#, 2, column_of, |i, v| {
+///     *got.get_mut(i)? = v;
+///     Some(())
+/// });
+/// assert_eq!(row, Some((true, 2)));
+/// assert_eq!(got, [Scalar::Bool(true), Scalar::Number("1")]);
+/// assert_eq!(visit_row_columns(r#"{"a": 1, "a": 2}"#, 2, column_of, |_, _| Some(())), None);
+/// ```
+pub fn visit_row_columns<'a>(
+    line: &'a str,
+    columns: usize,
+    column_of: impl Fn(usize, &str) -> Option<usize>,
+    mut visit: impl FnMut(usize, Scalar<'a>) -> Option<()>,
+) -> Option<(bool, usize)> {
+    let mut members = 0;
+    // Which columns an object named, in a bit mask for rows of up to 64 columns.
+    let (mut seen, mut seen_wide) = (0u64, Vec::new());
+    let object = visit_flat_row(line, |key, value| {
+        let i = match key {
+            None => members,
+            Some(k) => column_of(members, k)?,
+        };
+        members += 1;
+        if i >= columns {
+            return None;
+        }
+        if key.is_some() {
+            let first = if columns <= 64 {
+                let bit = 1u64 << i;
+                let first = seen & bit == 0;
+                seen |= bit;
+                first
+            } else {
+                if seen_wide.is_empty() {
+                    seen_wide.resize(columns, false);
+                }
+                !std::mem::replace(seen_wide.get_mut(i)?, true)
+            };
+            if !first {
+                return None;
+            }
+        }
+        visit(i, value)
+    })?;
+    Some((object, members))
+}
+
 struct Scan<'a> {
     b: &'a [u8],
     text: &'a str,

@@ -302,38 +302,17 @@ fn from_scalar(ty: &HiveType, j: Scalar<'_>) -> Option<Value> {
 /// ```
 pub fn row_from_json_line(schema: &super::Schema, line: &str) -> Option<Vec<Value>> {
     let cols = schema.columns();
-    let row = crate::json_scan::scan_flat_row(line)?;
-    if !row.object {
-        if row.values.len() > cols.len() {
-            return None;
-        }
-        let given = row
-            .values
-            .iter()
-            .copied()
-            .chain(std::iter::repeat(Scalar::Null));
-        return cols
-            .iter()
-            .zip(given)
-            .map(|(c, j)| from_scalar(&c.ty, j))
-            .collect();
-    }
-    let mut slots: Vec<Option<Scalar<'_>>> = vec![None; cols.len()];
-    for (n, (k, v)) in row.keys.iter().zip(&row.values).enumerate() {
-        // Keys mostly come in the schema's order: try the n-th column first.
-        let i = match cols.get(n) {
-            Some(c) if c.name == *k => n,
-            _ => cols.iter().position(|c| c.name == *k)?,
-        };
-        let slot = slots.get_mut(i)?;
-        if slot.replace(*v).is_some() {
-            return None; // a repeated key: serde_json keeps the last; leave it to it
-        }
-    }
-    cols.iter()
-        .zip(slots)
-        .map(|(c, j)| from_scalar(&c.ty, j.unwrap_or(Scalar::Null)))
-        .collect()
+    let mut row = vec![Value::Null; cols.len()];
+    // Keys mostly come in the schema's order: try the n-th column first.
+    let column_of = |n: usize, k: &str| match cols.get(n) {
+        Some(c) if c.name == k => Some(n),
+        _ => cols.iter().position(|c| c.name == k),
+    };
+    crate::json_scan::visit_row_columns(line, cols.len(), column_of, |i, j| {
+        *row.get_mut(i)? = from_scalar(&cols.get(i)?.ty, j)?;
+        Some(())
+    })?;
+    Some(row) // columns not given are NULL, as `from_scalar` reads a JSON null
 }
 
 /// Reads one row given as a JSON array (schema order) or object (by column name).

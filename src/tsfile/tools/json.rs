@@ -271,52 +271,30 @@ fn flat_row_into<'a, T: Clone>(
         return None; // a column the key "time" could also name: left to serde_json's rules
     }
     row.clear();
+    row.resize(names.len(), null);
     let mut time = None;
-    let time_of = |j: Scalar<'_>| match j {
-        Scalar::Number(t) => t.parse::<i64>().ok(),
-        _ => None,
+    // Column 0 is the time; the names follow it.
+    let column_of = |_: usize, k: &str| match k {
+        "time" => Some(0),
+        _ => names.iter().position(|n| n.eq_ignore_ascii_case(k)).map(|i| i + 1),
     };
-    // Object rows: which names were given (a name given twice is left to serde_json's
-    // rules), in a bit mask for tables of up to 64 columns.
-    let mut seen = 0u64;
-    let mut seen_wide = Vec::new();
-    let object = crate::json_scan::visit_flat_row(line, |key, j| {
-        let Some(k) = key else {
-            // Array rows: the time, then each column's value in order.
-            match time {
-                None => time = Some(time_of(j)?),
-                Some(_) => row.push(value(*types.get(row.len())?, j)?),
+    let (object, given) =
+        crate::json_scan::visit_row_columns(line, names.len() + 1, column_of, |i, j| {
+            match i.checked_sub(1) {
+                None => {
+                    let Scalar::Number(t) = j else { return None };
+                    time = Some(t.parse::<i64>().ok()?);
+                }
+                Some(i) => *row.get_mut(i)? = value(*types.get(i)?, j)?,
             }
-            return Some(());
-        };
-        if k == "time" {
-            return time.replace(time_of(j)?).is_none().then_some(());
-        }
-        if row.is_empty() {
-            row.resize(names.len(), null.clone());
-        }
-        let i = names.iter().position(|n| n.eq_ignore_ascii_case(k))?;
-        let first = if names.len() <= 64 {
-            let bit = 1u64 << i;
-            let first = seen & bit == 0;
-            seen |= bit;
-            first
-        } else {
-            if seen_wide.is_empty() {
-                seen_wide.resize(names.len(), false);
-            }
-            !std::mem::replace(seen_wide.get_mut(i)?, true)
-        };
-        *row.get_mut(i)? = value(*types.get(i)?, j)?;
-        first.then_some(())
-    })?;
-    if object {
-        row.resize(names.len(), null);
-    } else if row.len() != names.len() {
+            Some(())
+        })?;
+    if !object && given != names.len() + 1 {
         return None;
     }
     time
 }
+
 fn special(s: &str) -> Option<f64> {
     match s {
         "NaN" | "nan" => Some(f64::NAN),
