@@ -43,18 +43,28 @@ impl CsvReader {
         Failure::input(format!("{}: line {}: {m}", self.name, self.record_line))
     }
 
-    /// Reads the next record's fields into `out`; false at the end. Blank lines are skipped.
+    /// Reads the next record's fields into `out` (whose strings are reused); false at the
+    /// end. Blank lines are skipped.
     pub fn next_record(&mut self, out: &mut Vec<String>) -> Result<bool, Failure> {
-        out.clear();
         let more = self.records.read_record(&mut self.record).map_err(|e| {
             let line = e.position().map_or(self.record_line + 1, |p| p.line());
             Failure::input(format!("{}: line {line}: {e}", self.name))
         })?;
         if !more {
+            out.clear();
             return Ok(false);
         }
         self.record_line = self.record.position().map_or(0, |p| p.line());
-        out.extend(self.record.iter().map(str::to_string));
+        out.truncate(self.record.len());
+        for (i, field) in self.record.iter().enumerate() {
+            match out.get_mut(i) {
+                Some(s) => {
+                    s.clear();
+                    s.push_str(field);
+                }
+                None => out.push(field.to_string()),
+            }
+        }
         Ok(true)
     }
 
