@@ -149,17 +149,44 @@ pub fn visit_row_columns<'a>(
     line: &'a str,
     columns: usize,
     column_of: impl Fn(usize, &str) -> Option<usize>,
+    visit: impl FnMut(usize, Scalar<'a>) -> Option<()>,
+) -> Option<(bool, usize)> {
+    visit_columns(|m| visit_flat_row(line, m), columns, column_of, visit)
+}
+
+/// [`visit_row_columns`] of the members `members(m)` hands to `m` (key, or `None` in an
+/// array, and value, in row order), returning whether they made an object: rows that are
+/// not JSON text, such as a CSV record's cells under its header's names.
+///
+/// ```
+/// use colfile::json_scan::{visit_columns, Scalar};
+/// let cells = [("b", Scalar::Number("1")), ("a", Scalar::Null)];
+/// let column_of = |_: usize, k: &str| ["a", "b"].iter().position(|c| *c == k);
+/// let mut got = Vec::new();
+/// let row = visit_columns(
+///     |m| cells.iter().try_for_each(|(k, v)| m(Some(k), *v)).map(|_| true),
+///     2,
+///     column_of,
+///     |i, v| Some(got.push((i, v))),
+/// );
+/// assert_eq!(row, Some((true, 2)));
+/// assert_eq!(got, [(1, Scalar::Number("1")), (0, Scalar::Null)]);
+/// ```
+pub fn visit_columns<'a>(
+    members: impl FnOnce(&mut dyn FnMut(Option<&'a str>, Scalar<'a>) -> Option<()>) -> Option<bool>,
+    columns: usize,
+    column_of: impl Fn(usize, &str) -> Option<usize>,
     mut visit: impl FnMut(usize, Scalar<'a>) -> Option<()>,
 ) -> Option<(bool, usize)> {
-    let mut members = 0;
+    let mut members_seen = 0;
     // Which columns an object named, in a bit mask for rows of up to 64 columns.
     let (mut seen, mut seen_wide) = (0u64, Vec::new());
-    let object = visit_flat_row(line, |key, value| {
+    let object = members(&mut |key, value| {
         let i = match key {
-            None => members,
-            Some(k) => column_of(members, k)?,
+            None => members_seen,
+            Some(k) => column_of(members_seen, k)?,
         };
-        members += 1;
+        members_seen += 1;
         if i >= columns {
             return None;
         }
@@ -181,7 +208,7 @@ pub fn visit_row_columns<'a>(
         }
         visit(i, value)
     })?;
-    Some((object, members))
+    Some((object, members_seen))
 }
 
 struct Scan<'a> {

@@ -222,13 +222,14 @@ fn from_scalar_ref(data_type: DataType, j: Scalar<'_>) -> Option<ValueRef<'_>> {
 /// let (t, row) = row_from_json_line(r#"{"time": 5, "TEMP": 21.5}"#, &names, &types).unwrap();
 /// assert_eq!((t, row), (5, vec![Value::Double(21.5), Value::Null]));
 /// ```
-pub fn row_from_json_line(
-    line: &str,
+pub fn row_from_json_line<'a>(
+    line: &'a str,
     names: &[String],
     types: &[DataType],
 ) -> Option<(i64, Vec<Value>)> {
     let mut row = Vec::new();
-    let t = flat_row_into(line, names, types, &mut row, Value::Null, from_scalar)?;
+    let members = |m: Members<'a, '_>| crate::json_scan::visit_flat_row(line, m);
+    let t = flat_row_into(members, names, types, &mut row, Value::Null, from_scalar)?;
     Some((t, row))
 }
 
@@ -254,13 +255,45 @@ pub fn row_refs_from_json_line<'a>(
     types: &[DataType],
     row: &mut Vec<ValueRef<'a>>,
 ) -> Option<i64> {
-    flat_row_into(line, names, types, row, ValueRef::Null, from_scalar_ref)
+    let members = |m: Members<'a, '_>| crate::json_scan::visit_flat_row(line, m);
+    flat_row_into(members, names, types, row, ValueRef::Null, from_scalar_ref)
 }
 
-/// The row of `line` into `row` as `value` converts each scalar (`null` for absent names);
-/// returns its time. The rules are [`row_from_json_line`]'s.
+/// [`row_refs_from_json_line`] of the JSON object whose members (key and value, in order)
+/// `members(m)` hands to `m`, for rows that are not JSON text, such as a CSV record's cells
+/// under its header's names (`None` from `members` refuses the row, as from `m`).
+///
+/// ```
+/// use colfile::json_scan::Scalar;
+/// use colfile::tsfile::format::DataType;
+/// use colfile::tsfile::tools::json::row_refs_from_members;
+/// use colfile::tsfile::ValueRef;
+/// let (names, types) = (["temp".to_string()], [DataType::Float]);
+/// let cells = [("TEMP", Scalar::Number("2.5")), ("time", Scalar::Number("9"))];
+/// let members = |m: &mut dyn FnMut(&'static str, Scalar<'static>) -> Option<()>| {
+///     cells.iter().try_for_each(|(k, v)| m(k, *v))
+/// };
+/// let mut row = Vec::new();
+/// assert_eq!(row_refs_from_members(members, &names, &types, &mut row), Some(9));
+/// assert_eq!(row, [ValueRef::Float(2.5)]);
+/// ```
+pub fn row_refs_from_members<'a>(
+    members: impl FnOnce(&mut dyn FnMut(&'a str, Scalar<'a>) -> Option<()>) -> Option<()>,
+    names: &[String],
+    types: &[DataType],
+    row: &mut Vec<ValueRef<'a>>,
+) -> Option<i64> {
+    let members = |m: Members<'a, '_>| members(&mut |k, v| m(Some(k), v)).map(|()| true);
+    flat_row_into(members, names, types, row, ValueRef::Null, from_scalar_ref)
+}
+
+/// What [`crate::json_scan::visit_columns`] hands a row's members to.
+type Members<'a, 'm> = &'m mut dyn FnMut(Option<&'a str>, Scalar<'a>) -> Option<()>;
+
+/// The row whose members `members` gives into `row` as `value` converts each scalar (`null`
+/// for absent names); returns its time. The rules are [`row_from_json_line`]'s.
 fn flat_row_into<'a, T: Clone>(
-    line: &'a str,
+    members: impl FnOnce(Members<'a, '_>) -> Option<bool>,
     names: &[String],
     types: &[DataType],
     row: &mut Vec<T>,
@@ -273,13 +306,18 @@ fn flat_row_into<'a, T: Clone>(
     row.clear();
     row.resize(names.len(), null);
     let mut time = None;
-    // Column 0 is the time; the names follow it.
-    let column_of = |_: usize, k: &str| match k {
-        "time" => Some(0),
-        _ => names.iter().position(|n| n.eq_ignore_ascii_case(k)).map(|i| i + 1),
+    // Column 0 is the time; the names follow it. Keys mostly come in the names' order,
+    // after the time or before it: look there first.
+    let column_of = |member: usize, k: &str| {
+        if k == "time" {
+            return Some(0);
+        }
+        let at = |i: usize| names.get(i)?.eq_ignore_ascii_case(k).then_some(i + 1);
+        let near = member.checked_sub(1).and_then(at).or_else(|| at(member));
+        near.or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(k)).map(|i| i + 1))
     };
     let (object, given) =
-        crate::json_scan::visit_row_columns(line, names.len() + 1, column_of, |i, j| {
+        crate::json_scan::visit_columns(members, names.len() + 1, column_of, |i, j| {
             match i.checked_sub(1) {
                 None => {
                     let Scalar::Number(t) = j else { return None };
@@ -318,6 +356,32 @@ mod tests {
     use proptest::strategy::Strategy as _;
     use serde_json::json;
 
+    /// Members of an object may leave columns out (NULL), in any order and any ASCII case,
+    /// but not name one twice nor give a name no column has.
+    #[test]
+    fn rows_from_members() {
+        let names = ["a".to_string(), "b".to_string()];
+        let types = [DataType::Int64, DataType::String];
+        let read = |cells: &[(&'static str, Scalar<'static>)]| {
+            let mut row = Vec::new();
+            let t = row_refs_from_members(
+                |m| cells.iter().try_for_each(|(k, v)| m(k, *v)),
+                &names,
+                &types,
+                &mut row,
+            );
+            t.map(|t| (t, row))
+        };
+        let (one, b) = (Scalar::Number("1"), Scalar::Str("x"));
+        assert_eq!(
+            read(&[("B", b), ("time", one)]),
+            Some((1, vec![ValueRef::Null, ValueRef::Binary(b"x")]))
+        );
+        assert_eq!(read(&[("time", one)]), Some((1, vec![ValueRef::Null; 2])));
+        assert_eq!(read(&[("time", one), ("a", one), ("A", one)]), None);
+        assert_eq!(read(&[("time", one), ("c", one)]), None);
+        assert_eq!(read(&[("a", one)]), None); // no time
+    }
     #[test]
     fn round_trips_and_specials() {
         let cases = [
@@ -437,6 +501,18 @@ mod tests {
             let mut refs = vec![ValueRef::Int32(7); 3];
             let t = row_refs_from_json_line(&line, &names, types, &mut refs);
             let owned = t.map(|t| (t, refs.iter().map(|v| v.to_owned()).collect::<Vec<_>>()));
+            // An object's members handed over one by one read as its line does.
+            if let Some(flat) = crate::json_scan::scan_flat_row(&line).filter(|f| f.object) {
+                let mut by_members = Vec::new();
+                let u = row_refs_from_members(
+                    |m| flat.keys.iter().zip(&flat.values).try_for_each(|(k, v)| m(k, *v)),
+                    &names,
+                    types,
+                    &mut by_members,
+                );
+                prop_assert_eq!(format!("{:?}", u.map(|u| (u, &by_members))),
+                    format!("{:?}", t.map(|t| (t, &refs))), "{}", line);
+            }
             if !types.contains(&DataType::Blob) {
                 prop_assert_eq!(format!("{owned:?}"), format!("{got:?}"), "{}", line);
             } else if owned.is_some() {
