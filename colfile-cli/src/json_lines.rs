@@ -62,19 +62,33 @@ impl LineBatch {
 /// A numbered batch of parsed lines, or why one of them did not parse.
 type Parsed<B> = (u64, Result<B, Failure>);
 
-/// Reads `input` (on this thread) in batches of lines, parses each batch with
+/// The batches of lines of `input`, read on the calling thread, for [`parse_in_order`].
+pub fn line_batches<'i>(
+    mut input: Box<dyn BufRead + 'i>,
+) -> impl FnMut() -> Result<Option<LineBatch>, Failure> + 'i {
+    let mut n = 0usize;
+    move || {
+        let mut batch = LineBatch::default();
+        while !batch.full() && batch.read_line(&mut input, n + 1)? {
+            n += 1;
+        }
+        Ok((batch.len() > 0).then_some(batch))
+    }
+}
+
+/// Takes batches from `next` (on this thread) until it gives `None`, parses each with
 /// `parse(batch)` on `workers` threads, and gives the results to `sink` in input order on
 /// one more thread. Returns the first failure in input order (a batch that does not parse,
-/// or one `sink` refuses), or the input's own read error. Memory: a few batches of lines
-/// and parsed rows per worker.
-pub fn parse_in_order<B: Send>(
-    mut input: Box<dyn BufRead + '_>,
+/// or one `sink` refuses), or `next`'s own failure. Memory: a few batches of input and of
+/// parsed rows per worker.
+pub fn parse_in_order<L: Send, B: Send>(
+    mut next: impl FnMut() -> Result<Option<L>, Failure>,
     workers: usize,
-    parse: impl Fn(LineBatch) -> Result<B, Failure> + Sync,
+    parse: impl Fn(L) -> Result<B, Failure> + Sync,
     mut sink: impl FnMut(B) -> Result<(), Failure> + Send,
 ) -> Result<(), Failure> {
     let workers = workers.max(1);
-    let (line_tx, line_rx) = sync_channel::<(u64, LineBatch)>(2 * workers);
+    let (line_tx, line_rx) = sync_channel::<(u64, L)>(2 * workers);
     let line_rx = Mutex::new(line_rx);
     let (row_tx, row_rx) = sync_channel::<Parsed<B>>(2 * workers);
     // Set once the writer has stopped: parsers then only drain what the reader sends, so
@@ -110,21 +124,12 @@ pub fn parse_in_order<B: Send>(
             r
         });
         let read = (|| {
-            let (mut batch, mut seq, mut n) = (LineBatch::default(), 0u64, 0usize);
-            while batch.read_line(&mut input, n + 1)? {
-                n += 1;
-                if batch.full() {
-                    if stop.load(Ordering::Relaxed) {
-                        return Ok(()); // the writer stopped: it says why
-                    }
-                    if line_tx.send((seq, std::mem::take(&mut batch))).is_err() {
-                        return Ok(()); // the writer stopped: it says why
-                    }
-                    seq += 1;
+            let mut seq = 0u64;
+            while let Some(batch) = next()? {
+                if stop.load(Ordering::Relaxed) || line_tx.send((seq, batch)).is_err() {
+                    return Ok(()); // the writer stopped: it says why
                 }
-            }
-            if batch.len() > 0 {
-                let _ = line_tx.send((seq, batch));
+                seq += 1;
             }
             Ok::<_, Failure>(())
         })();
@@ -157,4 +162,21 @@ fn write_in_order<B>(
     } else {
         Err(Failure::input("a thread parsing the input stopped"))
     }
+}
+
+/// The ranges of row `i`'s cells in a buffer where each cell of rows of `width` cells ends
+/// at its `ends` entry.
+pub(crate) fn cell_ranges(
+    ends: &[usize],
+    width: usize,
+    i: usize,
+) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let before = (i * width).checked_sub(1);
+    let mut start = before.and_then(|k| ends.get(k)).copied().unwrap_or(0);
+    let row = ends.get(i * width..(i + 1) * width).unwrap_or_default();
+    row.iter().map(move |&end| {
+        let r = start..end;
+        start = end;
+        r
+    })
 }

@@ -1,11 +1,12 @@
-//! JSON lines parsed for `colfile write --format tsfile`: a batch of lines becomes typed
-//! cells on a worker thread, which the writing thread reads back as rows of
-//! [`ValueRef`]s, so that no value is allocated on its own.
+//! Rows parsed for `colfile write --format tsfile`: a batch of JSON lines (on a worker
+//! thread) or of named text cells (CSV records) becomes typed cells, which the writing
+//! thread reads back as rows of [`ValueRef`]s, so that no value is allocated on its own.
 
 use crate::json_lines::LineBatch;
 use crate::Failure;
+use colfile::json_scan::Scalar;
 use colfile::tsfile::format::DataType;
-use colfile::tsfile::tools::json::row_refs_from_json_line;
+use colfile::tsfile::tools::json::{row_refs_from_json_line, row_refs_from_members};
 use colfile::tsfile::{Value, ValueRef};
 
 /// One parsed value: a [`Value`] other than bytes (so it owns no allocation), or a span of
@@ -48,6 +49,33 @@ impl ParsedRows {
         Ok(())
     }
 
+    fn with_capacity(rows: usize, width: usize) -> Self {
+        ParsedRows {
+            rows: Vec::with_capacity(rows),
+            cells: Vec::with_capacity(rows * width),
+            bytes: Vec::new(),
+        }
+    }
+
+    /// Adds row `n`: `row` at time `fast`, or where `fast` is `None`, the row `other()` reads.
+    fn push_row(
+        &mut self,
+        n: usize,
+        fast: Option<i64>,
+        row: &[ValueRef<'_>],
+        other: impl FnOnce() -> Result<(i64, Vec<Value>), Failure>,
+    ) -> Result<(), Failure> {
+        match fast {
+            Some(time) => self.push(n, time, row),
+            None => {
+                let (time, owned) = other()?;
+                let row: Vec<ValueRef<'_>> = owned.iter().map(Value::as_ref).collect();
+                self.push(n, time, &row);
+            }
+        }
+        Ok(())
+    }
+
     fn push(&mut self, line: usize, time: i64, row: &[ValueRef<'_>]) {
         self.rows.push((line, time));
         for v in row {
@@ -72,35 +100,112 @@ pub(crate) fn parse_rows(
     types: &[DataType],
     other: &impl Fn(usize, &str) -> Result<(i64, Vec<Value>), Failure>,
 ) -> Result<ParsedRows, Failure> {
-    let borrowable = !types
-        .iter()
-        .any(|t| matches!(t, DataType::Blob | DataType::Object));
-    let mut out = ParsedRows {
-        rows: Vec::with_capacity(lines.len()),
-        cells: Vec::with_capacity(lines.len() * names.len()),
-        bytes: Vec::new(),
-    };
+    let borrowable = borrowable(types);
+    let mut out = ParsedRows::with_capacity(lines.len(), names.len());
     let mut spare = Vec::with_capacity(names.len());
     for (n, text) in lines.lines() {
         let mut row = recycle(std::mem::take(&mut spare));
-        let owned;
-        let time = match borrowable
-            .then(|| row_refs_from_json_line(text, names, types, &mut row))
-            .flatten()
-        {
-            Some(t) => t,
-            None => {
-                let t;
-                (t, owned) = other(n, text)?;
-                row.clear();
-                row.extend(owned.iter().map(Value::as_ref));
-                t
-            }
-        };
-        out.push(n, time, &row);
+        let fast = borrowable.then(|| row_refs_from_json_line(text, names, types, &mut row));
+        out.push_row(n, fast.flatten(), &row, || other(n, text))?;
         spare = recycle(row);
     }
     Ok(out)
+}
+
+/// Rows of named text cells for `write --format tsfile` (CSV records under their header),
+/// each read as the JSON object of its cells would be.
+pub(crate) trait CellRows {
+    /// The next batch of at most `rows` rows; `None` at the end.
+    fn next_batch(&mut self, rows: usize) -> Result<Option<CellBatch>, Failure>;
+    /// Input bytes read so far, when known (for progress).
+    fn consumed(&self) -> Option<u64>;
+}
+
+/// How a row's cells read as the members of its JSON object.
+pub(crate) trait CellReader: Send + Sync {
+    /// Hands each of `cells` to `m` under its name, in order, as the JSON scalar it is in
+    /// the row's object; `None` where one is not a plain scalar (or `m` says `None`).
+    fn members<'s>(
+        &'s self,
+        cells: &[&'s str],
+        m: &mut dyn FnMut(&'s str, Scalar<'s>) -> Option<()>,
+    ) -> Option<()>;
+    /// The row's JSON object, as text, into `line`.
+    fn json_line(&self, cells: &[&str], line: &mut String);
+}
+
+/// Rows of text cells: each cell's text, one after another, row after row.
+pub(crate) struct CellBatch {
+    /// The number of the first row (from 1).
+    first: usize,
+    width: usize,
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl CellBatch {
+    /// An empty batch of rows of `width` cells, the first numbered `first` (from 1).
+    pub fn new(first: usize, width: usize) -> Self {
+        CellBatch {
+            first,
+            width,
+            text: String::new(),
+            ends: Vec::new(),
+        }
+    }
+
+    /// Adds a row (its first `width` cells).
+    pub fn push_row<'c>(&mut self, cells: impl IntoIterator<Item = &'c str>) {
+        for cell in cells.into_iter().take(self.width) {
+            self.text.push_str(cell);
+            self.ends.push(self.text.len());
+        }
+    }
+
+    /// How many rows it holds.
+    pub fn len(&self) -> usize {
+        self.ends.len().checked_div(self.width).unwrap_or(0)
+    }
+}
+
+/// Parses every row of `batch` as a row of `names` (of `types`) as `reader` reads its
+/// cells: rows of plain scalars straight into cells, when no column needs its hex decoded;
+/// any other row through its JSON text and `other(row_number, text)`.
+pub(crate) fn parse_cells(
+    batch: CellBatch,
+    reader: &dyn CellReader,
+    names: &[String],
+    types: &[DataType],
+    other: &impl Fn(usize, &str) -> Result<(i64, Vec<Value>), Failure>,
+) -> Result<ParsedRows, Failure> {
+    let borrowable = borrowable(types);
+    let mut out = ParsedRows::with_capacity(batch.len(), names.len());
+    let mut cells: Vec<&str> = Vec::with_capacity(batch.width);
+    let mut spare = Vec::with_capacity(names.len());
+    let mut text = String::new();
+    for i in 0..batch.len() {
+        let n = batch.first + i;
+        cells.clear();
+        let ranges = crate::json_lines::cell_ranges(&batch.ends, batch.width, i);
+        cells.extend(ranges.map(|r| batch.text.get(r).unwrap_or_default()));
+        let mut row = recycle(std::mem::take(&mut spare));
+        let fast = borrowable
+            .then(|| row_refs_from_members(|m| reader.members(&cells, m), names, types, &mut row));
+        out.push_row(n, fast.flatten(), &row, || {
+            reader.json_line(&cells, &mut text);
+            other(n, &text)
+        })?;
+        spare = recycle(row);
+    }
+    Ok(out)
+}
+
+/// Whether rows of `types` can borrow every value from their text: no column's bytes are
+/// decoded from hex.
+fn borrowable(types: &[DataType]) -> bool {
+    !types
+        .iter()
+        .any(|t| matches!(t, DataType::Blob | DataType::Object))
 }
 
 /// `row` emptied, its room kept for values that borrow other text: a row of values taken

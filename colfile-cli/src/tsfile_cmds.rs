@@ -384,12 +384,23 @@ fn options_of(a: &WriteArgs) -> WriterOptions {
     o
 }
 
-/// Writes a TsFile from `--schema` + JSON lines (`input`, else `--input` or stdin), or from
-/// an oracle `--spec` file, to `out`; returns the summary line.
+/// The rows `write --format tsfile` reads.
+pub(crate) enum TsInput<'i> {
+    /// JSON lines: these, else `--input`'s, else stdin's.
+    Lines(Option<Box<dyn BufRead>>),
+    /// Rows of named cells (`convert`'s CSV records), and how their cells read.
+    Cells(
+        Box<dyn crate::ts_ingest::CellReader>,
+        &'i mut dyn crate::ts_ingest::CellRows,
+    ),
+}
+
+/// Writes a TsFile from `--schema` + `input`, or from an oracle `--spec` file, to `out`;
+/// returns the summary line.
 pub fn write<W: Write + Send>(
     a: &WriteArgs,
     out: W,
-    input: Option<Box<dyn BufRead>>,
+    input: TsInput<'_>,
 ) -> Result<String, Failure> {
     if let Some(spec) = &a.ts.spec {
         return crate::tsfile_spec::write_spec(spec, options_of(a), out);
@@ -429,14 +440,6 @@ pub fn write<W: Write + Send>(
             ms.iter().map(|m| m.data_type).collect(),
         )
     };
-    let input: Box<dyn BufRead> = match (input, &a.input) {
-        (Some(i), _) => i,
-        (None, Some(p)) => Box::new(std::io::BufReader::with_capacity(
-            1 << 20,
-            std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?,
-        )),
-        (None, None) => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
-    };
     // Rows that are not flat rows of scalars (or that have hex to decode) are read with
     // serde_json, which also says why a line is not a row.
     let other = |n: usize, line: &str| -> Result<(i64, Vec<Value>), Failure> {
@@ -449,28 +452,53 @@ pub fn write<W: Write + Send>(
     };
     let failed =
         |(line, e): (usize, colfile::Error)| Failure::input(format!("input line {line}: {e}"));
-    // Lines parsed into typed cells on worker threads; rows gathered into batches and
-    // written on another, whose pages the writer seals on one more.
-    crate::json_lines::parse_in_order(
-        input,
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |lines| crate::ts_ingest::parse_rows(lines, &names, &types, &other),
-        |parsed| {
-            parsed.each_row(|n, time, row| match &mut table_rows {
-                // Gathered into column batches (an error names the line it belongs to).
-                Some(rows) => rows.push(&mut w, n, time, row).map_err(failed),
-                None => {
-                    let refs: Vec<(&str, ValueRef<'_>)> = names
-                        .iter()
-                        .map(String::as_str)
-                        .zip(row.iter().copied())
-                        .collect();
-                    w.write_record(&target, time, &refs)
-                        .map_err(|e| Failure::input(format!("input line {n}: {e}")))
+    let sink = |parsed: crate::ts_ingest::ParsedRows| {
+        parsed.each_row(|n, time, row| match &mut table_rows {
+            // Gathered into column batches (an error names the line it belongs to).
+            Some(rows) => rows.push(&mut w, n, time, row).map_err(failed),
+            None => {
+                let refs: Vec<(&str, ValueRef<'_>)> = names
+                    .iter()
+                    .map(String::as_str)
+                    .zip(row.iter().copied())
+                    .collect();
+                w.write_record(&target, time, &refs)
+                    .map_err(|e| Failure::input(format!("input line {n}: {e}")))
+            }
+        })
+    };
+    match input {
+        // Lines parsed into typed cells on worker threads; rows gathered into batches and
+        // written on another, whose pages the writer seals on one more.
+        TsInput::Lines(input) => {
+            let input: Box<dyn BufRead> = match (input, &a.input) {
+                (Some(i), _) => i,
+                (None, Some(p)) => Box::new(std::io::BufReader::with_capacity(
+                    1 << 20,
+                    std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?,
+                )),
+                (None, None) => {
+                    Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin()))
                 }
-            })
-        },
-    )?;
+            };
+            crate::json_lines::parse_in_order(
+                crate::json_lines::line_batches(input),
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |lines| crate::ts_ingest::parse_rows(lines, &names, &types, &other),
+                sink,
+            )?;
+        }
+        // Cells made typed on this thread: they need no parsing threads.
+        // Records read on this thread, their cells made typed on worker threads.
+        TsInput::Cells(reader, cells) => {
+            crate::json_lines::parse_in_order(
+                || cells.next_batch(1024),
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |batch| crate::ts_ingest::parse_cells(batch, &*reader, &names, &types, &other),
+                sink,
+            )?;
+        }
+    }
     if let Some(rows) = &mut table_rows {
         rows.finish(&mut w).map_err(failed)?;
     }

@@ -6,6 +6,7 @@
 use crate::args::WriteArgs;
 use crate::progress::Progress;
 use crate::read_cmds::serde_for;
+use crate::tsfile_cmds::TsInput;
 use crate::Failure;
 use colfile::compress::HadoopCodec;
 use colfile::rcfile::{json, HeaderVersion, RcFileWriter, Schema, Value};
@@ -94,15 +95,7 @@ impl BufRead for Counted {
 /// `write` with its JSON lines from `input` instead of `--input` or stdin (`convert`).
 pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Result<(), Failure> {
     if a.format == "tsfile" {
-        return atomically(&a.out, a.fsync, |file| {
-            let mut sink = std::io::BufWriter::with_capacity(1 << 20, file);
-            let line = crate::tsfile_cmds::write(&a, &mut sink, input)?;
-            sink.flush()?;
-            if a.fsync {
-                sink.sync_all()?;
-            }
-            Ok(line)
-        });
+        return write_tsfile(&a, TsInput::Lines(input));
     }
     let schema: Schema = a.schema.parse()?;
     let serde = serde_for(
@@ -151,7 +144,7 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
         // Lines parsed and encoded into cells on worker threads; the cells gathered into
         // row groups, compressed and written on another.
         crate::json_lines::parse_in_order(
-            input,
+            crate::json_lines::line_batches(input),
             std::thread::available_parallelism().map_or(1, |n| n.get()),
             |lines| {
                 let mut out = EncodedRows::default();
@@ -185,6 +178,19 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
     })
 }
 
+/// `write --format tsfile` of `input` (and `a`'s options).
+pub(crate) fn write_tsfile(a: &WriteArgs, input: TsInput<'_>) -> Result<(), Failure> {
+    atomically(&a.out, a.fsync, |file| {
+        let mut sink = std::io::BufWriter::with_capacity(1 << 20, file);
+        let line = crate::tsfile_cmds::write(a, &mut sink, input)?;
+        sink.flush()?;
+        if a.fsync {
+            sink.sync_all()?;
+        }
+        Ok(line)
+    })
+}
+
 /// Rows of a batch of lines encoded into cells: each row's input line, and the end of each
 /// of its cells in `bytes`, row after row.
 #[derive(Default)]
@@ -206,18 +212,8 @@ impl EncodedRows {
     /// Each row's input line and cells, in order, for rows of `width` cells.
     fn rows(&self, width: usize) -> impl Iterator<Item = (usize, impl Iterator<Item = &[u8]>)> {
         self.lines.iter().enumerate().map(move |(i, &n)| {
-            let ends = self
-                .ends
-                .get(i * width..(i + 1) * width)
-                .unwrap_or_default();
-            let before = (i * width).checked_sub(1);
-            let mut start = before.and_then(|k| self.ends.get(k)).copied().unwrap_or(0);
-            let cells = ends.iter().map(move |&end| {
-                let cell = self.bytes.get(start..end).unwrap_or_default();
-                start = end;
-                cell
-            });
-            (n, cells)
+            let cells = crate::json_lines::cell_ranges(&self.ends, width, i);
+            (n, cells.map(|r| self.bytes.get(r).unwrap_or_default()))
         })
     }
 }

@@ -43,29 +43,32 @@ impl CsvReader {
         Failure::input(format!("{}: line {}: {m}", self.name, self.record_line))
     }
 
-    /// Reads the next record's fields into `out` (whose strings are reused); false at the
-    /// end. Blank lines are skipped.
+    /// Reads the next record's fields into `out`; false at the end. Blank lines are skipped.
     pub fn next_record(&mut self, out: &mut Vec<String>) -> Result<bool, Failure> {
+        out.clear();
+        let more = self.read()?;
+        out.extend(self.fields().iter().map(str::to_string));
+        Ok(more)
+    }
+
+    /// Reads the next record, whose fields [`fields`](Self::fields) then gives; false at
+    /// the end. Blank lines are skipped.
+    pub fn read(&mut self) -> Result<bool, Failure> {
         let more = self.records.read_record(&mut self.record).map_err(|e| {
             let line = e.position().map_or(self.record_line + 1, |p| p.line());
             Failure::input(format!("{}: line {line}: {e}", self.name))
         })?;
         if !more {
-            out.clear();
+            self.record.clear();
             return Ok(false);
         }
         self.record_line = self.record.position().map_or(0, |p| p.line());
-        out.truncate(self.record.len());
-        for (i, field) in self.record.iter().enumerate() {
-            match out.get_mut(i) {
-                Some(s) => {
-                    s.clear();
-                    s.push_str(field);
-                }
-                None => out.push(field.to_string()),
-            }
-        }
         Ok(true)
+    }
+
+    /// The fields of the record last read.
+    pub fn fields(&self) -> &csv::StringRecord {
+        &self.record
     }
 
     /// Whether a cell is null: its text is `--null`'s (empty by default).

@@ -8,6 +8,7 @@ mod args;
 #[cfg(feature = "parquet")]
 mod arrow_ipc;
 mod csv;
+mod csv_cells;
 mod mapping;
 #[cfg(feature = "parquet")]
 mod parquet;

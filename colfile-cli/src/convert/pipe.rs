@@ -6,6 +6,7 @@ use super::sources::Source;
 use super::{ConvertArgs, Fmt};
 use crate::args::{TsWriteArgs, WriteArgs};
 use crate::progress::Progress;
+use crate::ts_ingest::{CellBatch, CellRows};
 use crate::Failure;
 use serde_json::Value as Json;
 use std::cell::RefCell;
@@ -29,20 +30,32 @@ pub fn run(
             } else {
                 mapping::to_tsfile(a, source.model())?
             };
-            let failure = Rc::new(RefCell::new(None));
-            let lines = Lines::new(source, plan.fixes, progress, Rc::clone(&failure));
+            let fixes = needed(&*source, plan.fixes);
             let wa = write_args(a, to, plan.schema, plan.table);
-            // A failure of the input comes back from `write` as an I/O error: report the
-            // input's own message instead.
             // `write` numbers its input lines, which are the rows: name the input and the row.
-            crate::write_cmd::write_from(wa, Some(Box::new(lines))).map_err(|mut e| {
-                if let Some(f) = failure.borrow_mut().take() {
-                    return f;
-                }
+            let rows_named = |mut e: Failure| {
                 if let Some(rest) = e.message.strip_prefix("input line ") {
                     e.message = format!("{}: row {rest}", a.input.display());
                 }
                 e
+            };
+            let mut source = source;
+            if to == Fmt::TsFile && fixes.is_empty() {
+                if let Some((reader, cells)) = source.as_cells() {
+                    let mut cells = Counted { cells, progress };
+                    let input = crate::tsfile_cmds::TsInput::Cells(reader, &mut cells);
+                    return crate::write_cmd::write_tsfile(&wa, input).map_err(rows_named);
+                }
+            }
+            let failure = Rc::new(RefCell::new(None));
+            let lines = Lines::new(source, fixes, progress, Rc::clone(&failure));
+            // A failure of the input comes back from `write` as an I/O error: report the
+            // input's own message instead.
+            crate::write_cmd::write_from(wa, Some(Box::new(lines))).map_err(|e| {
+                match failure.borrow_mut().take() {
+                    Some(f) => f,
+                    None => rows_named(e),
+                }
             })
         }
         Fmt::Parquet | Fmt::Arrow | Fmt::ArrowStream => Err(Failure::usage(
@@ -147,6 +160,39 @@ fn write_args(a: &ConvertArgs, to: Fmt, schema: String, table: Option<String>) -
     }
 }
 
+/// The `fixes` rows of `source` need: dropping a key no row has changes nothing, so such
+/// rows need not be parsed again.
+fn needed(source: &dyn Source, mut fixes: Vec<Fix>) -> Vec<Fix> {
+    if source.fixed_keys() {
+        let has = |k: &str| source.columns().iter().any(|c| c == k);
+        fixes.retain(|f| !matches!(f, Fix::Drop(k) if !has(k)));
+    }
+    fixes
+}
+
+/// Rows of cells counted on the progress display as they are read.
+struct Counted<'c> {
+    cells: &'c mut dyn CellRows,
+    progress: SharedProgress,
+}
+
+impl CellRows for Counted<'_> {
+    fn next_batch(&mut self, rows: usize) -> Result<Option<CellBatch>, Failure> {
+        let batch = self.cells.next_batch(rows)?;
+        if let Some(b) = &batch {
+            let consumed = self.cells.consumed();
+            self.progress
+                .borrow_mut()
+                .rows_done(b.len() as u64, consumed);
+        }
+        Ok(batch)
+    }
+
+    fn consumed(&self) -> Option<u64> {
+        self.cells.consumed()
+    }
+}
+
 /// The source's rows as the JSON lines `write` reads, fixed on the way.
 struct Lines {
     source: Box<dyn Source>,
@@ -166,12 +212,6 @@ impl Lines {
         progress: SharedProgress,
         failure: Rc<RefCell<Option<Failure>>>,
     ) -> Self {
-        // Dropping a key no line has changes nothing: such rows need not be parsed again.
-        let mut fixes = fixes;
-        if source.fixed_keys() {
-            let has = |k: &str| source.columns().iter().any(|c| c == k);
-            fixes.retain(|f| !matches!(f, Fix::Drop(k) if !has(k)));
-        }
         Lines {
             source,
             fixes,

@@ -46,6 +46,17 @@ pub trait Source {
     fn fixed_keys(&self) -> bool {
         false
     }
+    /// The rows as named cells that the TsFile writer reads without their JSON text, and
+    /// how their cells read, where the source has them (CSV records, each line the object
+    /// of its cells).
+    fn as_cells(
+        &mut self,
+    ) -> Option<(
+        Box<dyn crate::ts_ingest::CellReader>,
+        &mut dyn crate::ts_ingest::CellRows,
+    )> {
+        None
+    }
 }
 
 /// Hive rows as `cat` prints them: a JSON object line, or a CSV record.

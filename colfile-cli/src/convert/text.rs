@@ -3,8 +3,10 @@
 //! as JSON by their column's type.
 
 use super::csv::CsvReader;
+use super::csv_cells::{cell_value, CellKind, CsvCells};
 use super::sources::{model_columns, schema_model, HiveLines, Model, Source};
 use super::ConvertArgs;
+use crate::ts_ingest::{CellBatch, CellReader, CellRows};
 use crate::Failure;
 use colfile::rcfile::{HiveType, Schema};
 use colfile::tsfile::format::DataType;
@@ -139,15 +141,6 @@ impl Source for JsonlSource {
     }
 }
 
-/// How a CSV cell of a column reads as JSON.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum CellKind {
-    /// The cell's text is the value (strings, dates, timestamps, hex).
-    Text,
-    /// The cell is JSON (numbers, booleans, complex values), or else text (`NaN`).
-    Json,
-}
-
 /// Text rows retyped by a Hive schema, as `cat` prints them: each value read as `write`
 /// reads it, then printed as `cat` prints it. (Not `pipe::HiveRows`, which yields the
 /// values themselves.)
@@ -182,10 +175,11 @@ pub(super) struct CsvSource {
     columns: Vec<String>,
     kinds: Vec<CellKind>,
     model: Model,
-    record: Vec<String>,
-    /// Each header name as a JSON string, when the names are distinct (a repeated name
+    /// The records as JSON objects, when the header's names are distinct (a repeated name
     /// keeps one key, which the `Map` path decides).
-    keys: Option<Vec<String>>,
+    plain: Option<CsvCells>,
+    /// Records read so far.
+    rows: usize,
 }
 
 impl CsvSource {
@@ -202,7 +196,7 @@ impl CsvSource {
                 a.input.display()
             )));
         }
-        let kinds = header
+        let kinds: Vec<CellKind> = header
             .iter()
             .map(|n| cell_kind(&model, n))
             .collect::<Result<_, _>>()?;
@@ -211,26 +205,16 @@ impl CsvSource {
             Some(h) => h.lines.names().to_vec(),
             None => header.clone(),
         };
-        let distinct = header
-            .iter()
-            .collect::<std::collections::HashSet<_>>()
-            .len()
-            == header.len();
-        let keys = distinct.then(|| {
-            header
-                .iter()
-                .map(|h| Json::String(h.clone()).to_string())
-                .collect()
-        });
+        let plain = CsvCells::new(&header, &kinds, a.read.csv.null.as_str());
         Ok(CsvSource {
-            keys,
+            plain,
+            rows: 0,
             hive,
             csv,
             header,
             columns,
             kinds,
             model,
-            record: Vec::new(),
         })
     }
 }
@@ -273,77 +257,51 @@ fn cell_kind(m: &Model, name: &str) -> Result<CellKind, Failure> {
 }
 
 impl CsvSource {
-    /// The record as the JSON object line the `Map` path makes, written straight as text:
-    /// keys in header order, each cell as [`cell_json`] spells it.
-    fn write_object(&self, line: &mut String) {
-        line.clear();
-        line.push('{');
-        let keys = self.keys.iter().flatten();
-        for (((cell, key), kind), i) in self.record.iter().zip(keys).zip(&self.kinds).zip(0..) {
-            if i > 0 {
-                line.push(',');
-            }
-            line.push_str(key);
-            line.push(':');
-            cell_json(cell, *kind, self.csv.is_null(cell), line);
+    /// Reads the next record, which must have the header's length; false at the end.
+    fn next_record(&mut self) -> Result<bool, Failure> {
+        if !self.csv.read()? {
+            return Ok(false);
         }
-        line.push('}');
+        if self.csv.fields().len() != self.header.len() {
+            return Err(self.csv.error(format!(
+                "{} fields where the header has {}",
+                self.csv.fields().len(),
+                self.header.len()
+            )));
+        }
+        Ok(true)
     }
 }
 
-/// A CSV cell as a JSON value: null for the null marker; a text column's cell as a string;
-/// another column's cell as the JSON value it spells if it spells one that is not a
-/// string, else as a string.
-fn cell_value(cell: &str, kind: CellKind, null: bool) -> Json {
-    match kind {
-        _ if null => Json::Null,
-        CellKind::Text => Json::String(cell.to_owned()),
-        CellKind::Json => match serde_json::from_str::<Json>(cell) {
-            Ok(j) if !j.is_string() => j,
-            _ => Json::String(cell.to_owned()),
-        },
+/// The records as rows of cells for the TsFile writer, when each is the JSON object of its
+/// cells under the header's names (see [`Source::as_cells`]).
+impl CellRows for CsvSource {
+    fn next_batch(&mut self, rows: usize) -> Result<Option<CellBatch>, Failure> {
+        let mut batch = CellBatch::new(self.rows + 1, self.header.len());
+        while batch.len() < rows && self.next_record()? {
+            batch.push_row(self.csv.fields());
+        }
+        self.rows += batch.len();
+        Ok((batch.len() > 0).then_some(batch))
     }
-}
 
-/// Appends the JSON text of [`cell_value`] without building it where the text is plain: a
-/// number, `true`, `false` or `null` copied as it is (it reads back as the same value; `-0`,
-/// which serde_json spells `0`, is not plain), a text cell as a string.
-fn cell_json(cell: &str, kind: CellKind, null: bool, out: &mut String) {
-    use colfile::json_scan::{scan_scalar, Scalar};
-    if null {
-        out.push_str("null");
-    } else if kind == CellKind::Text {
-        colfile::json_text::write_str(out, cell);
-    } else if cell != "-0"
-        && matches!(
-            scan_scalar(cell),
-            Some(Scalar::Number(_) | Scalar::Bool(_) | Scalar::Null)
-        )
-    {
-        out.push_str(cell);
-    } else {
-        out.push_str(&cell_value(cell, kind, null).to_string());
+    fn consumed(&self) -> Option<u64> {
+        Some(self.csv.consumed())
     }
 }
 
 impl Source for CsvSource {
     fn next_line(&mut self, line: &mut String) -> Result<bool, Failure> {
-        if !self.csv.next_record(&mut self.record)? {
+        if !self.next_record()? {
             return Ok(false);
         }
-        if self.record.len() != self.header.len() {
-            return Err(self.csv.error(format!(
-                "{} fields where the header has {}",
-                self.record.len(),
-                self.header.len()
-            )));
-        }
-        if self.hive.is_none() && self.keys.is_some() {
-            self.write_object(line);
+        if let (None, Some(p)) = (&self.hive, &self.plain) {
+            p.write_object(self.csv.fields().iter(), line);
             return Ok(true);
         }
         let mut m = Map::new();
-        for ((cell, name), kind) in self.record.iter().zip(&self.header).zip(&self.kinds) {
+        let cells = self.csv.fields().iter().zip(&self.header).zip(&self.kinds);
+        for ((cell, name), kind) in cells {
             m.insert(
                 name.clone(),
                 cell_value(cell, *kind, self.csv.is_null(cell)),
@@ -378,65 +336,10 @@ impl Source for CsvSource {
     fn fixed_keys(&self) -> bool {
         true
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cells_are_spelled_as_the_map_path_spells_them_or_read_back_the_same() {
-        let cells = [
-            "",
-            "0",
-            "-0",
-            "-0.0",
-            "7",
-            "-12",
-            "007",
-            "1.",
-            ".5",
-            "20.30",
-            "1e3",
-            "1E+03",
-            "-2.5e-7",
-            "12345678901234567890123",
-            "true",
-            "false",
-            "null",
-            "NaN",
-            "inf",
-            "x",
-            "a\"b",
-            "c\\d",
-            "tab\there",
-            "é",
-            " 1",
-            "1 ",
-            "[1,2]",
-            "{\"a\":1}",
-            "\"q\"",
-            "0x10",
-            "+1",
-            "--1",
-        ];
-        for cell in cells {
-            for kind in [CellKind::Text, CellKind::Json] {
-                for null in [false, true] {
-                    let mut fast = String::new();
-                    cell_json(cell, kind, null, &mut fast);
-                    let slow = cell_value(cell, kind, null).to_string();
-                    let (f, s): (Json, Json) = (
-                        serde_json::from_str(&fast).unwrap(),
-                        serde_json::from_str(&slow).unwrap(),
-                    );
-                    let same = f == s
-                        || f.as_f64()
-                            .zip(s.as_f64())
-                            .is_some_and(|(a, b)| a.to_bits() == b.to_bits());
-                    assert!(same, "{cell:?}: {fast} vs {slow}");
-                }
-            }
-        }
+    fn as_cells(&mut self) -> Option<(Box<dyn CellReader>, &mut dyn CellRows)> {
+        // Records that are not written as plain objects (Hive-typed, repeated names) are not.
+        let reader = self.plain.clone().filter(|_| self.hive.is_none())?;
+        Some((Box::new(reader), self))
     }
 }

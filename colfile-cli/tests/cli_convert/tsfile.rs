@@ -136,3 +136,96 @@ fn input_options_are_cats() {
     ok(convert(&f.path, &out, &args));
     assert_same_text(&read(&out), &cat_text(&f.path, &args), "basic");
 }
+
+/// CSV into a TsFile reads the records' cells without their JSON text (on worker threads,
+/// batch by batch): the file equals the one `write` makes from the same rows converted to
+/// JSON lines first, for cells of every kind (quoted, with delimiters, quotes and line
+/// breaks, null markers, `-0`, exponents, non-JSON text in a number column's neighbours,
+/// hex, dates, a header in another order and case); a bad cell many batches in is named
+/// by its row.
+#[test]
+fn csv_cells_write_the_file_their_json_lines_write() {
+    for blob in [false, true] {
+        csv_cells_write_what_json_lines_write(blob);
+    }
+}
+
+/// One run of [`csv_cells_write_the_file_their_json_lines_write`], with or without a BLOB
+/// column (whose hex makes every row go through its JSON text).
+fn csv_cells_write_what_json_lines_write(blob: bool) {
+    let dir = tmp(&format!("ts_csv_cells_{blob}"));
+    let schema = if blob {
+        "time:INT64:TIME,dev:STRING:TAG,v:DOUBLE:FIELD,n:INT32:FIELD,\
+         s:TEXT:FIELD,b:BLOB:FIELD,d:DATE:FIELD,ok:BOOLEAN:FIELD"
+    } else {
+        "time:INT64:TIME,dev:STRING:TAG,v:DOUBLE:FIELD,n:INT32:FIELD,\
+         s:TEXT:FIELD,d:DATE:FIELD,ok:BOOLEAN:FIELD"
+    };
+    let mut csv = String::from(if blob {
+        "S,time,DEV,v,n,b,d,ok\n"
+    } else {
+        "S,time,DEV,v,n,d,ok\n"
+    });
+    for t in 0..3_000 {
+        let s = match t % 6 {
+            0 => "plain".to_string(),
+            1 => "\"with, comma\"".to_string(),
+            2 => "\"quote \"\" and\nbreak\"".to_string(),
+            3 => String::new(), // the null marker
+            4 => "back\\slash é".to_string(),
+            _ => format!("s{t}"),
+        };
+        // Row 3 of 6 is plain but for its null text cell; rows 4 and 5 are not.
+        let v = ["1.5", "-0", "2e3", "-7.25E-2", "NaN", ""][t % 6];
+        let n = ["7", "-12", "", "0", "2147483647", "-2147483648"][t % 6];
+        let b = if blob {
+            ["0aff,", ",", "00,"][t % 3]
+        } else {
+            ""
+        };
+        let d = ["2024-02-29", "", "1999-12-31"][t % 3];
+        let ok = ["true", "false", ""][t % 3];
+        let dev = ["a", "b"][t / 1_500];
+        csv.push_str(&format!("{s},{t},{dev},{v},{n},{b}{d},{ok}\n"));
+    }
+    let rows = dir.join("rows.csv");
+    std::fs::write(&rows, &csv).unwrap();
+    let args = strs(&["--schema", schema, "--table", "t"]);
+    let direct = dir.join("direct.tsfile");
+    ok(convert(&rows, &direct, &args));
+    let jsonl = dir.join("rows.jsonl");
+    ok(convert(&rows, &jsonl, &strs(&["--schema", schema])));
+    let via_json = dir.join("via_json.tsfile");
+    // convert's table schema has no TIME column (the rows' time is the time).
+    let fields = schema.strip_prefix("time:INT64:TIME,").unwrap();
+    let out = colfile()
+        .args([
+            "write",
+            path_str(&via_json),
+            "--format",
+            "tsfile",
+            "--table",
+            "t",
+        ])
+        .args(["--schema", fields, "--input", path_str(&jsonl)])
+        .output()
+        .unwrap();
+    ok(out);
+    let back = cat(&direct, &[]);
+    assert_eq!(back.len(), 3_000);
+    let (a, b) = (
+        std::fs::read(&direct).unwrap(),
+        std::fs::read(&via_json).unwrap(),
+    );
+    let first_difference = a.iter().zip(&b).position(|(x, y)| x != y);
+    assert_eq!((a.len(), first_difference), (b.len(), None));
+    // `007` is no JSON number: the row reads its text, which an INT32 column refuses.
+    let bad = csv.replace("\nplain,1602,b,1.5,7,", "\nplain,1602,b,1.5,007,");
+    assert_ne!(bad, csv);
+    std::fs::write(&rows, bad).unwrap();
+    let o = convert(&rows, &dir.join("bad.tsfile"), &args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("row 1603:"), "{err}");
+    assert!(!dir.join("bad.tsfile").exists());
+}
