@@ -17,6 +17,9 @@ tsfile 2.5.0, C++ inside). Run through interop/tsbench.sh. Not part of CI (too s
 3a. CSV ingest: the same rows as CSV (untimed), written by `colfile convert rows.csv out.tsfile
    --schema time:INT64:TIME,... --table iot`; best of --runs wall times (CSV and JSON parsing
    included).
+3c. RCFile ingest: the same JSON lines and CSV into an RCFile of the same columns as Hive types
+   (binary serde, no codec): `colfile write` and `colfile convert`, best of --runs wall times,
+   compared with the official TsFile writer's rows/s (there is no official JSON or CSV ingest).
 
 Prints one JSON line per measurement and a final JSON line with rows/s of both and the ratios
 (colfile / official: > 1 means colfile is faster).
@@ -34,6 +37,9 @@ SCHEMA = ("region:STRING:TAG,device_id:STRING:TAG,s_i64:INT64:FIELD:TS_2DIFF:LZ4
           "s_f64:DOUBLE:FIELD:GORILLA:LZ4,s_f32:FLOAT:FIELD:GORILLA:LZ4,s_i32:INT32:FIELD:TS_2DIFF:LZ4,"
           "s_bool:BOOLEAN:FIELD:PLAIN:LZ4,s_str:STRING:FIELD:PLAIN:LZ4")
 FIELDS = ["s_i64", "s_f64", "s_f32", "s_i32", "s_bool", "s_str"]
+# The same columns as Hive types, for the RCFile ingest measurements (3c).
+HIVE_SCHEMA = ("time bigint, region string, device_id string, s_i64 bigint, s_f64 double, "
+               "s_f32 float, s_i32 int, s_bool boolean, s_str string")
 
 
 def csv_cell(v):
@@ -158,6 +164,27 @@ def main():
     if os.path.getsize(f_csv) != os.path.getsize(f_ours):
         sys.exit("tsbench: the CSV input wrote another file than the JSON lines")
     csv_write_s = min(csv_writes)
+    # 3c. the same rows into an RCFile (binary serde, no codec): JSON lines through `write`,
+    # CSV through `convert`, each checked for its row count.
+    def rc_ingest(measure, argv, out):
+        best = None
+        for i in range(a.runs):
+            if os.path.exists(out):
+                os.remove(out)
+            t0 = time.perf_counter()
+            got = json.loads(run(argv).strip().splitlines()[-1])
+            wall = time.perf_counter() - t0
+            if got["rows"] != n:
+                sys.exit(f"tsbench: {measure} wrote {got['rows']} rows, expected {n}")
+            emit({"measure": measure, "run": i, "rows": n, "wall_s": round(wall, 4),
+                  "bytes": os.path.getsize(out)})
+            best = wall if best is None else min(best, wall)
+        return best
+    f_rc = os.path.join(a.work, "colfile.rc")
+    rc_json_s = rc_ingest("colfile_write_rcfile", [a.colfile, "write", f_rc, "--schema", HIVE_SCHEMA,
+                                                   "--input", rows_jsonl], f_rc)
+    rc_csv_s = rc_ingest("colfile_convert_csv_rcfile", [a.colfile, "convert", rows_csv, f_rc,
+                                                        "--schema", HIVE_SCHEMA], f_rc)
     # 3b. colfile writes the same table from columnar batches (the official writer is fed
     # Arrow batches): `write --from` reads the official file and times only the writer.
     batch_writes = []
@@ -190,11 +217,15 @@ def main():
                   "ratio_jsonl": round(off_write_s / ours_write_s, 2),
                   "ratio_csv": round(off_write_s / csv_write_s, 2),
                   "ratio_batches": round(off_write_s / batch_write_s, 2)},
+        "rcfile_ingest": {"jsonl_rows_per_s": round(n_rows / rc_json_s),
+                          "csv_rows_per_s": round(n_rows / rc_csv_s),
+                          "ratio_jsonl": round(off_write_s / rc_json_s, 2),
+                          "ratio_csv": round(off_write_s / rc_csv_s, 2)},
     }
     print(json.dumps(res, separators=(",", ":")), flush=True)
     if not a.keep:
         for fn in os.listdir(a.work):
-            if fn.endswith(".tsfile") or fn in ("rows.jsonl", "rows.csv"):
+            if fn.endswith((".tsfile", ".rc")) or fn in ("rows.jsonl", "rows.csv"):
                 os.remove(os.path.join(a.work, fn))
 
 

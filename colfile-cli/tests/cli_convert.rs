@@ -254,7 +254,8 @@ fn bad_data_exits_1_with_one_located_line() {
         assert!(err.contains(path_str(input)), "{err}");
         assert!(!out_path.exists(), "no partial output");
     }
-    // A CSV cell that is not a number of its column: the record is named.
+    // A CSV cell that is not a number of its column: the record is named (by its row: the
+    // writer reads it, as into a TsFile).
     let csv = dir.join("bad.csv");
     std::fs::write(&csv, "a,b\n1,x\n2,y\nthree,z\n").unwrap();
     let out = convert(
@@ -264,7 +265,10 @@ fn bad_data_exits_1_with_one_located_line() {
     );
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("line 4") && err.contains("three"), "{err}");
+    assert!(
+        err.contains("bad.csv: row 3: ") && err.contains("three"),
+        "{err}"
+    );
     assert!(!dir.join("bad.rc").exists());
 }
 
@@ -403,4 +407,42 @@ fn time_column_tags_and_timestamps() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unsorted.jsonl: row 2:"), "{err}");
     assert!(!dir.join("u.tsfile").exists());
+}
+
+/// CSV into an RCFile of the input's own Hive types skips retyping each record (the
+/// writer reads it with that schema): the rows equal those written when `--out-schema`
+/// (the same types) makes the records be retyped first.
+#[test]
+fn csv_to_rcfile_reads_the_same_with_or_without_retyping() {
+    let dir = tmp("csv_rc_retype");
+    let schema = "id:bigint,price:decimal(10,2),at:timestamp,day:date,code:char(4),\
+                  name:varchar(8),ok:boolean,x:double,raw:binary,note:string";
+    let mut csv = String::from("id,price,at,day,code,name,ok,x,raw,note\n");
+    for i in 0..2_500 {
+        let note = ["plain", "\"a, \"\"q\"\"\nb\"", "", "é\\"][i % 4];
+        let price = ["1.5", "-0", "12345678.999", ""][i % 4];
+        let at = ["2024-02-29 12:00:00.123456789", "", "1970-01-01 00:00:00"][i % 3];
+        let x = ["2e3", "NaN", "-0.0", ""][i % 4];
+        csv.push_str(&format!(
+            "{i},{price},{at},2024-01-0{},ab,{},{},{x},{},{note}\n",
+            1 + i % 9,
+            "long name here".get(..i % 14).unwrap(),
+            ["true", "false", ""][i % 3],
+            ["00ff", "", "0a07"][i % 3],
+        ));
+    }
+    let rows = dir.join("rows.csv");
+    std::fs::write(&rows, &csv).unwrap();
+    let direct = dir.join("direct.rc");
+    ok(convert(&rows, &direct, &strs(&["--schema", schema])));
+    let retyped = dir.join("retyped.rc");
+    ok(convert(
+        &rows,
+        &retyped,
+        &strs(&["--schema", schema, "--out-schema", schema]),
+    ));
+    let args = strs(&["--schema", schema]);
+    let (a, b) = (cat_text(&direct, &args), cat_text(&retyped, &args));
+    assert_eq!(a.lines().count(), 2_500);
+    assert!(a == b, "the rows differ");
 }

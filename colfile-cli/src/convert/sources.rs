@@ -130,7 +130,12 @@ pub fn open(a: &ConvertArgs, from: Fmt, to: Fmt) -> Result<Box<dyn Source>, Fail
         Fmt::RcFile => Box::new(RcSource::open(a, csv)?),
         Fmt::TsFile => Box::new(TsSource::open(a, to)?),
         Fmt::Jsonl => Box::new(super::text::JsonlSource::open(a, csv)?),
-        Fmt::Csv => Box::new(super::text::CsvSource::open(a, csv)?),
+        // Records into an RCFile of the input's own types need no retyping on the way: the
+        // writer reads each object with that schema, as the retyping would.
+        Fmt::Csv => {
+            let retype = !(to == Fmt::RcFile && a.out_schema.is_none());
+            Box::new(super::text::CsvSource::open(a, csv, retype)?)
+        }
         Fmt::Parquet | Fmt::Arrow | Fmt::ArrowStream => {
             return Err(Failure::usage(
                 "Parquet and Arrow input need the parquet feature",

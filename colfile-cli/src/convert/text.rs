@@ -183,7 +183,9 @@ pub(super) struct CsvSource {
 }
 
 impl CsvSource {
-    pub(super) fn open(a: &ConvertArgs, to_csv: bool) -> Result<Self, Failure> {
+    /// The CSV input of `a`; with `retype`, rows of a Hive `--schema` are read with it and
+    /// written as `cat` prints them (CSV when `to_csv`).
+    pub(super) fn open(a: &ConvertArgs, to_csv: bool, retype: bool) -> Result<Self, Failure> {
         let model = schema_model(a)?;
         let mut csv = CsvReader::new(TextInput::open(a)?, &a.read.csv);
         let mut header = Vec::new();
@@ -200,7 +202,7 @@ impl CsvSource {
             .iter()
             .map(|n| cell_kind(&model, n))
             .collect::<Result<_, _>>()?;
-        let hive = HiveRetype::of(&model, to_csv, &a.read.csv);
+        let hive = HiveRetype::of(&model, to_csv, &a.read.csv).filter(|_| retype);
         let columns = match &hive {
             Some(h) => h.lines.names().to_vec(),
             None => header.clone(),
