@@ -1,12 +1,108 @@
-//! JSON-lines input for `write`: batches of lines parsed on worker threads while a writer
-//! thread takes the parsed batches in input order.
+//! The input of `write`: JSON lines, or rows of named text cells (`convert`'s CSV records),
+//! read in batches that worker threads parse while a writer thread takes the parsed batches
+//! in input order.
 
 use crate::Failure;
+use colfile::json_scan::Scalar;
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::sync::Mutex;
+
+/// The rows `write` reads.
+pub enum RowInput<'i> {
+    /// JSON lines: these, else `--input`'s, else stdin's.
+    Lines(Option<Box<dyn BufRead>>),
+    /// Rows of named cells (`convert`'s CSV records), and how their cells read.
+    Cells(Box<dyn CellReader>, &'i mut dyn CellRows),
+}
+
+/// `lines`, else the file `path`, else stdin, buffered.
+pub fn open_lines(
+    lines: Option<Box<dyn BufRead>>,
+    path: Option<&std::path::Path>,
+) -> Result<Box<dyn BufRead>, Failure> {
+    Ok(match (lines, path) {
+        (Some(i), _) => i,
+        (None, Some(p)) => Box::new(std::io::BufReader::with_capacity(
+            1 << 20,
+            std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?,
+        )),
+        (None, None) => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
+    })
+}
+
+/// Rows of named text cells for `write` (CSV records under their header), each read as the
+/// JSON object of its cells would be.
+pub trait CellRows {
+    /// The next batch of at most `rows` rows; `None` at the end.
+    fn next_batch(&mut self, rows: usize) -> Result<Option<CellBatch>, Failure>;
+    /// Input bytes read so far, when known (for progress).
+    fn consumed(&self) -> Option<u64>;
+}
+
+/// How a row's cells read as the members of its JSON object.
+pub trait CellReader: Send + Sync {
+    /// Hands each of `cells` to `m` under its name, in order, as the JSON scalar it is in
+    /// the row's object; `None` where one is not a plain scalar (or `m` says `None`).
+    fn members<'s>(
+        &'s self,
+        cells: &[&'s str],
+        m: &mut dyn FnMut(&'s str, Scalar<'s>) -> Option<()>,
+    ) -> Option<()>;
+    /// The row's JSON object, as text, into `line`.
+    fn json_line(&self, cells: &[&str], line: &mut String);
+}
+
+/// Rows of text cells: each cell's text, one after another, row after row.
+pub struct CellBatch {
+    /// The number of the first row (from 1).
+    first: usize,
+    width: usize,
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl CellBatch {
+    /// An empty batch of rows of `width` cells, the first numbered `first` (from 1).
+    pub fn new(first: usize, width: usize) -> Self {
+        CellBatch {
+            first,
+            width,
+            text: String::new(),
+            ends: Vec::new(),
+        }
+    }
+
+    /// Adds a row (its first `width` cells).
+    pub fn push_row<'c>(&mut self, cells: impl IntoIterator<Item = &'c str>) {
+        for cell in cells.into_iter().take(self.width) {
+            self.text.push_str(cell);
+            self.ends.push(self.text.len());
+        }
+    }
+
+    /// How many rows it holds.
+    pub fn len(&self) -> usize {
+        self.ends.len().checked_div(self.width).unwrap_or(0)
+    }
+
+    /// Gives each row to `each(row_number, cells)`, in order; the first failure stops it.
+    pub fn for_each_row(
+        &self,
+        mut each: impl FnMut(usize, &[&str]) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
+        let mut cells = Vec::with_capacity(self.width);
+        for i in 0..self.len() {
+            cells.clear();
+            let ranges = cell_ranges(&self.ends, self.width, i);
+            cells.extend(ranges.map(|r| self.text.get(r).unwrap_or_default()));
+            each(self.first + i, &cells)?;
+        }
+        Ok(())
+    }
+}
 
 /// Most lines handed to a parsing thread at a time.
 const BATCH: usize = 1024;

@@ -2,9 +2,8 @@
 //! thread) or of named text cells (CSV records) becomes typed cells, which the writing
 //! thread reads back as rows of [`ValueRef`]s, so that no value is allocated on its own.
 
-use crate::json_lines::LineBatch;
+use crate::json_lines::{CellBatch, CellReader, LineBatch};
 use crate::Failure;
-use colfile::json_scan::Scalar;
 use colfile::tsfile::format::DataType;
 use colfile::tsfile::tools::json::{row_refs_from_json_line, row_refs_from_members};
 use colfile::tsfile::{Value, ValueRef};
@@ -112,62 +111,6 @@ pub(crate) fn parse_rows(
     Ok(out)
 }
 
-/// Rows of named text cells for `write --format tsfile` (CSV records under their header),
-/// each read as the JSON object of its cells would be.
-pub(crate) trait CellRows {
-    /// The next batch of at most `rows` rows; `None` at the end.
-    fn next_batch(&mut self, rows: usize) -> Result<Option<CellBatch>, Failure>;
-    /// Input bytes read so far, when known (for progress).
-    fn consumed(&self) -> Option<u64>;
-}
-
-/// How a row's cells read as the members of its JSON object.
-pub(crate) trait CellReader: Send + Sync {
-    /// Hands each of `cells` to `m` under its name, in order, as the JSON scalar it is in
-    /// the row's object; `None` where one is not a plain scalar (or `m` says `None`).
-    fn members<'s>(
-        &'s self,
-        cells: &[&'s str],
-        m: &mut dyn FnMut(&'s str, Scalar<'s>) -> Option<()>,
-    ) -> Option<()>;
-    /// The row's JSON object, as text, into `line`.
-    fn json_line(&self, cells: &[&str], line: &mut String);
-}
-
-/// Rows of text cells: each cell's text, one after another, row after row.
-pub(crate) struct CellBatch {
-    /// The number of the first row (from 1).
-    first: usize,
-    width: usize,
-    text: String,
-    ends: Vec<usize>,
-}
-
-impl CellBatch {
-    /// An empty batch of rows of `width` cells, the first numbered `first` (from 1).
-    pub fn new(first: usize, width: usize) -> Self {
-        CellBatch {
-            first,
-            width,
-            text: String::new(),
-            ends: Vec::new(),
-        }
-    }
-
-    /// Adds a row (its first `width` cells).
-    pub fn push_row<'c>(&mut self, cells: impl IntoIterator<Item = &'c str>) {
-        for cell in cells.into_iter().take(self.width) {
-            self.text.push_str(cell);
-            self.ends.push(self.text.len());
-        }
-    }
-
-    /// How many rows it holds.
-    pub fn len(&self) -> usize {
-        self.ends.len().checked_div(self.width).unwrap_or(0)
-    }
-}
-
 /// Parses every row of `batch` as a row of `names` (of `types`) as `reader` reads its
 /// cells: rows of plain scalars straight into cells, when no column needs its hex decoded;
 /// any other row through its JSON text and `other(row_number, text)`.
@@ -180,23 +123,19 @@ pub(crate) fn parse_cells(
 ) -> Result<ParsedRows, Failure> {
     let borrowable = borrowable(types);
     let mut out = ParsedRows::with_capacity(batch.len(), names.len());
-    let mut cells: Vec<&str> = Vec::with_capacity(batch.width);
     let mut spare = Vec::with_capacity(names.len());
     let mut text = String::new();
-    for i in 0..batch.len() {
-        let n = batch.first + i;
-        cells.clear();
-        let ranges = crate::json_lines::cell_ranges(&batch.ends, batch.width, i);
-        cells.extend(ranges.map(|r| batch.text.get(r).unwrap_or_default()));
+    batch.for_each_row(|n, cells| {
         let mut row = recycle(std::mem::take(&mut spare));
         let fast = borrowable
-            .then(|| row_refs_from_members(|m| reader.members(&cells, m), names, types, &mut row));
+            .then(|| row_refs_from_members(|m| reader.members(cells, m), names, types, &mut row));
         out.push_row(n, fast.flatten(), &row, || {
-            reader.json_line(&cells, &mut text);
+            reader.json_line(cells, &mut text);
             other(n, &text)
         })?;
         spare = recycle(row);
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 

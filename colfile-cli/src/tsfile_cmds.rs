@@ -16,7 +16,7 @@ use colfile::tsfile::{
     DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
 };
 use serde_json::Value as Json;
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 pub(crate) fn query_of(a: &ReadArgs) -> Result<Query, Failure> {
     let mut q = Query::all();
@@ -384,23 +384,12 @@ fn options_of(a: &WriteArgs) -> WriterOptions {
     o
 }
 
-/// The rows `write --format tsfile` reads.
-pub(crate) enum TsInput<'i> {
-    /// JSON lines: these, else `--input`'s, else stdin's.
-    Lines(Option<Box<dyn BufRead>>),
-    /// Rows of named cells (`convert`'s CSV records), and how their cells read.
-    Cells(
-        Box<dyn crate::ts_ingest::CellReader>,
-        &'i mut dyn crate::ts_ingest::CellRows,
-    ),
-}
-
 /// Writes a TsFile from `--schema` + `input`, or from an oracle `--spec` file, to `out`;
 /// returns the summary line.
 pub fn write<W: Write + Send>(
     a: &WriteArgs,
     out: W,
-    input: TsInput<'_>,
+    input: crate::json_lines::RowInput<'_>,
 ) -> Result<String, Failure> {
     if let Some(spec) = &a.ts.spec {
         return crate::tsfile_spec::write_spec(spec, options_of(a), out);
@@ -467,20 +456,12 @@ pub fn write<W: Write + Send>(
             }
         })
     };
+    use crate::json_lines::RowInput;
     match input {
         // Lines parsed into typed cells on worker threads; rows gathered into batches and
         // written on another, whose pages the writer seals on one more.
-        TsInput::Lines(input) => {
-            let input: Box<dyn BufRead> = match (input, &a.input) {
-                (Some(i), _) => i,
-                (None, Some(p)) => Box::new(std::io::BufReader::with_capacity(
-                    1 << 20,
-                    std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?,
-                )),
-                (None, None) => {
-                    Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin()))
-                }
-            };
+        RowInput::Lines(input) => {
+            let input = crate::json_lines::open_lines(input, a.input.as_deref())?;
             crate::json_lines::parse_in_order(
                 crate::json_lines::line_batches(input),
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -490,7 +471,7 @@ pub fn write<W: Write + Send>(
         }
         // Cells made typed on this thread: they need no parsing threads.
         // Records read on this thread, their cells made typed on worker threads.
-        TsInput::Cells(reader, cells) => {
+        RowInput::Cells(reader, cells) => {
             crate::json_lines::parse_in_order(
                 || cells.next_batch(1024),
                 std::thread::available_parallelism().map_or(1, |n| n.get()),

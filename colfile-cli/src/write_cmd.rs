@@ -4,9 +4,9 @@
 //! complete file is on disk under its name when the command succeeds.
 
 use crate::args::WriteArgs;
+use crate::json_lines::RowInput;
 use crate::progress::Progress;
 use crate::read_cmds::serde_for;
-use crate::tsfile_cmds::TsInput;
 use crate::Failure;
 use colfile::compress::HadoopCodec;
 use colfile::rcfile::{json, HeaderVersion, RcFileWriter, Schema, Value};
@@ -23,7 +23,7 @@ pub fn write(a: WriteArgs) -> Result<(), Failure> {
     if !progress.shown() || whole_file {
         progress.note(&format!("writing {}", a.out.display()));
         let out = a.out.clone();
-        let result = write_from(a, None);
+        let result = write_from(a, RowInput::Lines(None));
         match &result {
             Ok(()) => progress.finish_with(&format!("wrote {}", out.display())),
             Err(_) => progress.abandon(),
@@ -44,7 +44,7 @@ pub fn write(a: WriteArgs) -> Result<(), Failure> {
         progress: Rc::clone(&progress),
         consumed: 0,
     };
-    let result = write_from(a, Some(Box::new(counted)));
+    let result = write_from(a, RowInput::Lines(Some(Box::new(counted))));
     let mut p = progress.borrow_mut();
     match &result {
         Ok(()) => p.finish(),
@@ -93,9 +93,9 @@ impl BufRead for Counted {
 }
 
 /// `write` with its JSON lines from `input` instead of `--input` or stdin (`convert`).
-pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Result<(), Failure> {
+pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failure> {
     if a.format == "tsfile" {
-        return write_tsfile(&a, TsInput::Lines(input));
+        return write_tsfile(&a, input);
     }
     let schema: Schema = a.schema.parse()?;
     let serde = serde_for(
@@ -107,14 +107,6 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
     let codec = match a.codec.as_str() {
         "none" => None,
         other => Some(HadoopCodec::from_short_name(other)?),
-    };
-    let input: Box<dyn BufRead> = match (input, &a.input) {
-        (Some(i), _) => i,
-        (None, Some(p)) => Box::new(std::io::BufReader::with_capacity(
-            1 << 20,
-            std::fs::File::open(p).map_err(|e| Failure::from(e).context(p))?,
-        )),
-        (None, None) => Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin())),
     };
     atomically(&a.out, a.fsync, |file| {
         let mut b = RcFileWriter::builder(
@@ -141,34 +133,66 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
             b = b.with_metadata(k.clone(), v.clone());
         }
         let mut w = b.build()?;
-        // Lines parsed and encoded into cells on worker threads; the cells gathered into
+        // Rows parsed and encoded into cells on worker threads; the cells gathered into
         // row groups, compressed and written on another.
-        crate::json_lines::parse_in_order(
-            crate::json_lines::line_batches(input),
-            std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |lines| {
-                let mut out = EncodedRows::default();
-                let mut cells = Vec::new();
-                for (n, line) in lines.lines() {
-                    let row = parse_row(&schema, n, line)?;
-                    serde
-                        .encode_row(&schema, &row, &mut cells)
-                        .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
-                    out.push(n, &cells);
-                }
-                Ok(out)
-            },
-            |rows| {
-                let mut cells = Vec::with_capacity(schema.len());
-                for (n, row) in rows.rows(schema.len()) {
-                    cells.clear();
-                    cells.extend(row);
-                    w.write_row(&cells)
-                        .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
-                }
-                Ok(())
-            },
-        )?;
+        let encode =
+            |out: &mut EncodedRows, cells: &mut Vec<Vec<u8>>, n: usize, row: Vec<Value>| {
+                serde
+                    .encode_row(&schema, &row, cells)
+                    .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
+                out.push(n, cells);
+                Ok::<_, Failure>(())
+            };
+        let sink = |rows: EncodedRows| {
+            let mut cells = Vec::with_capacity(schema.len());
+            for (n, row) in rows.rows(schema.len()) {
+                cells.clear();
+                cells.extend(row);
+                w.write_row(&cells)
+                    .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
+            }
+            Ok(())
+        };
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        match input {
+            RowInput::Lines(input) => crate::json_lines::parse_in_order(
+                crate::json_lines::line_batches(crate::json_lines::open_lines(
+                    input,
+                    a.input.as_deref(),
+                )?),
+                workers,
+                |lines| {
+                    let (mut out, mut cells) = (EncodedRows::default(), Vec::new());
+                    for (n, line) in lines.lines() {
+                        encode(&mut out, &mut cells, n, parse_row(&schema, n, line)?)?;
+                    }
+                    Ok(out)
+                },
+                sink,
+            )?,
+            // Rows of plain cells read without their JSON text; others through it.
+            RowInput::Cells(reader, rows) => crate::json_lines::parse_in_order(
+                || rows.next_batch(1024),
+                workers,
+                |batch| {
+                    let (mut out, mut cells, mut text) =
+                        (EncodedRows::default(), Vec::new(), String::new());
+                    batch.for_each_row(|n, row_cells| {
+                        let row = json::row_from_members(&schema, |m| reader.members(row_cells, m));
+                        let row = match row {
+                            Some(row) => row,
+                            None => {
+                                reader.json_line(row_cells, &mut text);
+                                parse_row(&schema, n, &text)?
+                            }
+                        };
+                        encode(&mut out, &mut cells, n, row)
+                    })?;
+                    Ok(out)
+                },
+                sink,
+            )?,
+        }
         let s = if a.fsync {
             w.finish_sync()?
         } else {
@@ -179,7 +203,7 @@ pub(crate) fn write_from(a: WriteArgs, input: Option<Box<dyn BufRead>>) -> Resul
 }
 
 /// `write --format tsfile` of `input` (and `a`'s options).
-pub(crate) fn write_tsfile(a: &WriteArgs, input: TsInput<'_>) -> Result<(), Failure> {
+fn write_tsfile(a: &WriteArgs, input: RowInput<'_>) -> Result<(), Failure> {
     atomically(&a.out, a.fsync, |file| {
         let mut sink = std::io::BufWriter::with_capacity(1 << 20, file);
         let line = crate::tsfile_cmds::write(a, &mut sink, input)?;

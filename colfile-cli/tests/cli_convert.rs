@@ -409,9 +409,10 @@ fn time_column_tags_and_timestamps() {
     assert!(!dir.join("u.tsfile").exists());
 }
 
-/// CSV into an RCFile of the input's own Hive types skips retyping each record (the
-/// writer reads it with that schema): the rows equal those written when `--out-schema`
-/// (the same types) makes the records be retyped first.
+/// CSV into an RCFile of the input's own Hive types skips retyping each record: the worker
+/// threads read its cells with that schema (without their JSON text where each is plain).
+/// The rows equal those written when `--out-schema` (the same types) makes the records be
+/// retyped and written as JSON lines first (mutation-checked: a null marker read as text).
 #[test]
 fn csv_to_rcfile_reads_the_same_with_or_without_retyping() {
     let dir = tmp("csv_rc_retype");

@@ -301,6 +301,38 @@ fn from_scalar(ty: &HiveType, j: Scalar<'_>) -> Option<Value> {
 /// assert_eq!(row, [Value::BigInt(7), Value::Null, Value::Decimal(price)]);
 /// ```
 pub fn row_from_json_line(schema: &super::Schema, line: &str) -> Option<Vec<Value>> {
+    row_of_members(schema, |m| crate::json_scan::visit_flat_row(line, m))
+}
+
+/// [`row_from_json_line`] of the JSON object whose members (key and value, in order)
+/// `members(m)` hands to `m`, for rows that are not JSON text, such as a CSV record's cells
+/// under its header's names (`None` from `members` refuses the row, as from `m`).
+///
+/// ```
+/// use colfile::json_scan::Scalar;
+/// use colfile::rcfile::{json, Schema, Value};
+/// let schema: Schema = "id:bigint,name:string".parse().unwrap();
+/// let cells = [("name", Scalar::Str("ada"))];
+/// let members = |m: &mut dyn FnMut(&'static str, Scalar<'static>) -> Option<()>| {
+///     cells.iter().try_for_each(|(k, v)| m(k, *v))
+/// };
+/// let row = json::row_from_members(&schema, members).unwrap();
+/// assert_eq!(row, [Value::Null, Value::string("ada")]);
+/// ```
+pub fn row_from_members<'a>(
+    schema: &super::Schema,
+    members: impl FnOnce(&mut dyn FnMut(&'a str, Scalar<'a>) -> Option<()>) -> Option<()>,
+) -> Option<Vec<Value>> {
+    row_of_members(schema, |m| {
+        members(&mut |k, v| m(Some(k), v)).map(|()| true)
+    })
+}
+
+/// The row of the members `members` gives (see [`crate::json_scan::visit_columns`]).
+fn row_of_members<'a>(
+    schema: &super::Schema,
+    members: impl FnOnce(&mut dyn FnMut(Option<&'a str>, Scalar<'a>) -> Option<()>) -> Option<bool>,
+) -> Option<Vec<Value>> {
     let cols = schema.columns();
     let mut row = vec![Value::Null; cols.len()];
     // Keys mostly come in the schema's order: try the n-th column first.
@@ -308,7 +340,7 @@ pub fn row_from_json_line(schema: &super::Schema, line: &str) -> Option<Vec<Valu
         Some(c) if c.name == k => Some(n),
         _ => cols.iter().position(|c| c.name == k),
     };
-    crate::json_scan::visit_row_columns(line, cols.len(), column_of, |i, j| {
+    crate::json_scan::visit_columns(members, cols.len(), column_of, |i, j| {
         *row.get_mut(i)? = from_scalar(&cols.get(i)?.ty, j)?;
         Some(())
     })?;

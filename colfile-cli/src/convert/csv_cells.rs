@@ -2,7 +2,7 @@
 //! ([`CellKind`]), written as the object's text, or handed over as plain scalars for the
 //! TsFile writer to read without that text.
 
-use crate::ts_ingest::CellReader;
+use crate::json_lines::CellReader;
 use colfile::json_scan::Scalar;
 use serde_json::Value as Json;
 

@@ -5,8 +5,8 @@ use super::mapping::{self, Fix};
 use super::sources::Source;
 use super::{ConvertArgs, Fmt};
 use crate::args::{TsWriteArgs, WriteArgs};
+use crate::json_lines::{CellBatch, CellRows, RowInput};
 use crate::progress::Progress;
-use crate::ts_ingest::{CellBatch, CellRows};
 use crate::Failure;
 use serde_json::Value as Json;
 use std::cell::RefCell;
@@ -40,18 +40,18 @@ pub fn run(
                 e
             };
             let mut source = source;
-            if to == Fmt::TsFile && fixes.is_empty() {
+            if fixes.is_empty() {
                 if let Some((reader, cells)) = source.as_cells() {
                     let mut cells = Counted { cells, progress };
-                    let input = crate::tsfile_cmds::TsInput::Cells(reader, &mut cells);
-                    return crate::write_cmd::write_tsfile(&wa, input).map_err(rows_named);
+                    let input = RowInput::Cells(reader, &mut cells);
+                    return crate::write_cmd::write_from(wa, input).map_err(rows_named);
                 }
             }
             let failure = Rc::new(RefCell::new(None));
             let lines = Lines::new(source, fixes, progress, Rc::clone(&failure));
             // A failure of the input comes back from `write` as an I/O error: report the
             // input's own message instead.
-            crate::write_cmd::write_from(wa, Some(Box::new(lines))).map_err(|e| {
+            crate::write_cmd::write_from(wa, RowInput::Lines(Some(Box::new(lines)))).map_err(|e| {
                 match failure.borrow_mut().take() {
                     Some(f) => f,
                     None => rows_named(e),

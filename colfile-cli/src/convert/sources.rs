@@ -52,8 +52,8 @@ pub trait Source {
     fn as_cells(
         &mut self,
     ) -> Option<(
-        Box<dyn crate::ts_ingest::CellReader>,
-        &mut dyn crate::ts_ingest::CellRows,
+        Box<dyn crate::json_lines::CellReader>,
+        &mut dyn crate::json_lines::CellRows,
     )> {
         None
     }

@@ -6,7 +6,7 @@ use super::csv::CsvReader;
 use super::csv_cells::{cell_value, CellKind, CsvCells};
 use super::sources::{model_columns, schema_model, HiveLines, Model, Source};
 use super::ConvertArgs;
-use crate::ts_ingest::{CellBatch, CellReader, CellRows};
+use crate::json_lines::{CellBatch, CellReader, CellRows};
 use crate::Failure;
 use colfile::rcfile::{HiveType, Schema};
 use colfile::tsfile::format::DataType;
