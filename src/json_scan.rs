@@ -245,6 +245,7 @@ impl<'a> Scan<'a> {
         }
         self.p - start
     }
+    #[inline(always)]
     fn scalar(&mut self) -> Option<Scalar<'a>> {
         let start = self.p;
         match self.peek()? {

@@ -232,6 +232,7 @@ pub fn from_json(ty: &HiveType, j: &Json) -> Result<Value> {
 
 /// A JSON scalar as a value of type `ty` (null as NULL), with [`from_json`]'s coercions;
 /// `None` where it cannot be one (every nested type).
+#[inline(always)]
 fn from_scalar(ty: &HiveType, j: Scalar<'_>) -> Option<Value> {
     let (num, text) = match j {
         Scalar::Null => return Some(Value::Null),

@@ -156,7 +156,7 @@ pub fn from_scalar(data_type: DataType, j: Scalar<'_>) -> Option<Value> {
 
 /// [`from_scalar`] borrowing the text of strings; `None` also for a BLOB or OBJECT string,
 /// whose bytes are decoded from hex and so cannot be borrowed.
-#[inline]
+#[inline(always)]
 fn from_scalar_ref(data_type: DataType, j: Scalar<'_>) -> Option<ValueRef<'_>> {
     if j == Scalar::Null {
         return Some(ValueRef::Null);
