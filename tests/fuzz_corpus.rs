@@ -31,14 +31,20 @@ fn every_committed_fuzz_input_replays_without_a_panic() {
 }
 
 /// A stand-in for cargo-fuzz where it is not installed: random byte flips, cuts and
-/// insertions of the `tsfile_v3_read` corpus through that target's body, for
-/// `COLFILE_MUTATE_SECS` seconds (default 60). Run by hand, in release:
+/// insertions of a target's corpus through its body (`COLFILE_MUTATE_TARGET`, default
+/// `tsfile_v3_read`), for `COLFILE_MUTATE_SECS` seconds (default 60). Run by hand, in release:
 /// `cargo test --release --test fuzz_corpus -- --ignored mutate --nocapture`. A panicking
 /// input is written to `target/mutate-crash` and fails the test.
 #[test]
 #[ignore]
 fn mutate_v3_corpus() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/tsfile_v3_read");
+    let target = std::env::var("COLFILE_MUTATE_TARGET").unwrap_or("tsfile_v3_read".into());
+    let Some(&(_, body)) = bodies::TARGETS.iter().find(|(t, _)| *t == target) else {
+        panic!("no fuzz target {target}");
+    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(&target);
     let seeds: Vec<Vec<u8>> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| std::fs::read(e.unwrap().path()).unwrap())
@@ -67,15 +73,12 @@ fn mutate_v3_corpus() {
                 _ => {}
             }
         }
-        if std::panic::catch_unwind(|| bodies::tsfile_v3_read::run(&b)).is_err() {
+        if std::panic::catch_unwind(|| body(&b)).is_err() {
             let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mutate-crash");
             std::fs::write(&out, &b).unwrap();
-            panic!(
-                "tsfile_v3_read panics on {} (after {runs} runs)",
-                out.display()
-            );
+            panic!("{target} panics on {} (after {runs} runs)", out.display());
         }
         runs += 1;
     }
-    eprintln!("tsfile_v3_read: {runs} mutated inputs, no panic");
+    eprintln!("{target}: {runs} mutated inputs, no panic");
 }

@@ -4,6 +4,7 @@
 //! through exactly the same code on the stable toolchain.
 
 pub mod codecs;
+pub mod json_rows;
 pub mod rcfile_read;
 pub mod rcfile_roundtrip;
 pub mod serde_cells;
@@ -22,6 +23,7 @@ pub type Body = fn(&[u8]);
 /// Every target: its name (the directory under `fuzz/corpus/`) and its body.
 pub const TARGETS: &[(&str, Body)] = &[
     ("codecs", codecs::run),
+    ("json_rows", json_rows::run),
     ("rcfile_read", rcfile_read::run),
     ("rcfile_roundtrip", rcfile_roundtrip::run),
     ("serde_cells", serde_cells::run),
