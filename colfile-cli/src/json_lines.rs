@@ -104,7 +104,7 @@ impl CellBatch {
     }
 }
 
-/// Most lines handed to a parsing thread at a time.
+/// Most lines (or rows of cells) handed to a parsing thread at a time.
 const BATCH: usize = 1024;
 /// A batch is handed over once its text reaches this many bytes, whatever its lines.
 const BATCH_BYTES: usize = 1 << 20;
@@ -170,6 +170,18 @@ pub fn line_batches<'i>(
         }
         Ok((batch.len() > 0).then_some(batch))
     }
+}
+
+/// The batches of rows of `rows`, read on the calling thread, for [`parse_in_order`].
+pub fn cell_batches<'c>(
+    rows: &'c mut dyn CellRows,
+) -> impl FnMut() -> Result<Option<CellBatch>, Failure> + 'c {
+    move || rows.next_batch(BATCH)
+}
+
+/// How many threads parse: one per core.
+pub fn workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Takes batches from `next` (on this thread) until it gives `None`, parses each with

@@ -5,7 +5,9 @@
 use crate::json_lines::{CellBatch, CellReader, LineBatch};
 use crate::Failure;
 use colfile::tsfile::format::DataType;
-use colfile::tsfile::tools::json::{row_refs_from_json_line, row_refs_from_members};
+use colfile::tsfile::tools::json::{
+    row_from_json_line, row_refs_from_json_line, row_refs_from_members,
+};
 use colfile::tsfile::{Value, ValueRef};
 
 /// One parsed value: a [`Value`] other than bytes (so it owns no allocation), or a span of
@@ -91,8 +93,9 @@ impl ParsedRows {
 }
 
 /// Parses every line of `lines` as a row of `names` (of `types`): flat rows of scalars
-/// straight into cells, when no column needs its hex decoded; any other line through
-/// `other(line_number, text)`, which says why a line is not a row.
+/// straight into cells (borrowed from the line when no column needs its hex decoded); any
+/// other line through `other(line_number, text)` (serde_json), which says why a line is not
+/// a row.
 pub(crate) fn parse_rows(
     lines: LineBatch,
     names: &[String],
@@ -105,7 +108,11 @@ pub(crate) fn parse_rows(
     for (n, text) in lines.lines() {
         let mut row = recycle(std::mem::take(&mut spare));
         let fast = borrowable.then(|| row_refs_from_json_line(text, names, types, &mut row));
-        out.push_row(n, fast.flatten(), &row, || other(n, text))?;
+        // Where the borrowing reader was tried, the owning one refuses the line too.
+        let scan = !borrowable;
+        out.push_row(n, fast.flatten(), &row, || {
+            owned_row(n, text, scan, names, types, other)
+        })?;
         spare = recycle(row);
     }
     Ok(out)
@@ -113,7 +120,7 @@ pub(crate) fn parse_rows(
 
 /// Parses every row of `batch` as a row of `names` (of `types`) as `reader` reads its
 /// cells: rows of plain scalars straight into cells, when no column needs its hex decoded;
-/// any other row through its JSON text and `other(row_number, text)`.
+/// any other row through its JSON text (the scanner, then `other(row_number, text)`).
 pub(crate) fn parse_cells(
     batch: CellBatch,
     reader: &dyn CellReader,
@@ -131,12 +138,31 @@ pub(crate) fn parse_cells(
             .then(|| row_refs_from_members(|m| reader.members(cells, m), names, types, &mut row));
         out.push_row(n, fast.flatten(), &row, || {
             reader.json_line(cells, &mut text);
-            other(n, &text)
+            owned_row(n, &text, true, names, types, other)
         })?;
         spare = recycle(row);
         Ok(())
     })?;
     Ok(out)
+}
+
+/// The row of the JSON `text` of row `n`: the scanner's (BLOB hex decoded) where `scan` and
+/// it reads the text, else `other`'s.
+fn owned_row(
+    n: usize,
+    text: &str,
+    scan: bool,
+    names: &[String],
+    types: &[DataType],
+    other: &impl Fn(usize, &str) -> Result<(i64, Vec<Value>), Failure>,
+) -> Result<(i64, Vec<Value>), Failure> {
+    match scan
+        .then(|| row_from_json_line(text, names, types))
+        .flatten()
+    {
+        Some(row) => Ok(row),
+        None => other(n, text),
+    }
 }
 
 /// Whether rows of `types` can borrow every value from their text: no column's bytes are

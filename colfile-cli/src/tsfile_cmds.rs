@@ -8,9 +8,7 @@ use colfile::rcfile::json::write_str;
 use colfile::source::FileSource;
 use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
 use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
-use colfile::tsfile::tools::json::{
-    from_json, row_from_json_line, write_tag_members, write_value, FloatStyle,
-};
+use colfile::tsfile::tools::json::{from_json, write_tag_members, write_value, FloatStyle};
 use colfile::tsfile::writer::Profile;
 use colfile::tsfile::{
     DeviceBatch, Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions,
@@ -429,12 +427,9 @@ pub fn write<W: Write + Send>(
             ms.iter().map(|m| m.data_type).collect(),
         )
     };
-    // Rows that are not flat rows of scalars (or that have hex to decode) are read with
-    // serde_json, which also says why a line is not a row.
+    // Rows the scanner does not read are read with serde_json, which also says why a line
+    // is not a row.
     let other = |n: usize, line: &str| -> Result<(i64, Vec<Value>), Failure> {
-        if let Some(r) = row_from_json_line(line, &names, &types) {
-            return Ok(r);
-        }
         let at = |m: String| Failure::input(format!("input line {n}: {m}"));
         let j: Json = serde_json::from_str(line).map_err(|e| at(format!("invalid JSON: {e}")))?;
         row_of(&j, &names, &types).map_err(at)
@@ -464,17 +459,16 @@ pub fn write<W: Write + Send>(
             let input = crate::json_lines::open_lines(input, a.input.as_deref())?;
             crate::json_lines::parse_in_order(
                 crate::json_lines::line_batches(input),
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                crate::json_lines::workers(),
                 |lines| crate::ts_ingest::parse_rows(lines, &names, &types, &other),
                 sink,
             )?;
         }
-        // Cells made typed on this thread: they need no parsing threads.
         // Records read on this thread, their cells made typed on worker threads.
         RowInput::Cells(reader, cells) => {
             crate::json_lines::parse_in_order(
-                || cells.next_batch(1024),
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                crate::json_lines::cell_batches(cells),
+                crate::json_lines::workers(),
                 |batch| crate::ts_ingest::parse_cells(batch, &*reader, &names, &types, &other),
                 sink,
             )?;

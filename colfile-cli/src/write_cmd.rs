@@ -153,7 +153,7 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
             }
             Ok(())
         };
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let workers = crate::json_lines::workers();
         match input {
             RowInput::Lines(input) => crate::json_lines::parse_in_order(
                 crate::json_lines::line_batches(crate::json_lines::open_lines(
@@ -172,7 +172,7 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
             )?,
             // Rows of plain cells read without their JSON text; others through it.
             RowInput::Cells(reader, rows) => crate::json_lines::parse_in_order(
-                || rows.next_batch(1024),
+                crate::json_lines::cell_batches(rows),
                 workers,
                 |batch| {
                     let (mut out, mut cells, mut text) =
