@@ -36,8 +36,8 @@ pub fn open_lines(
 /// Rows of named text cells for `write` (CSV records under their header), each read as the
 /// JSON object of its cells would be.
 pub trait CellRows {
-    /// The next batch of at most `rows` rows; `None` at the end.
-    fn next_batch(&mut self, rows: usize) -> Result<Option<CellBatch>, Failure>;
+    /// The next batch of rows; `None` at the end.
+    fn next_batch(&mut self) -> Result<Option<Box<dyn CellBatch>>, Failure>;
     /// Input bytes read so far, when known (for progress).
     fn consumed(&self) -> Option<u64>;
 }
@@ -55,56 +55,20 @@ pub trait CellReader: Send + Sync {
     fn json_line(&self, cells: &[&str], line: &mut String);
 }
 
-/// Rows of text cells: each cell's text, one after another, row after row.
-pub struct CellBatch {
-    /// The number of the first row (from 1).
-    first: usize,
-    width: usize,
-    text: String,
-    ends: Vec<usize>,
-}
+/// What [`CellBatch::for_each_row`] gives each row to: its number and its cells.
+pub type EachRow<'a> = dyn FnMut(usize, &[&str]) -> Result<(), Failure> + 'a;
 
-impl CellBatch {
-    /// An empty batch of rows of `width` cells, the first numbered `first` (from 1).
-    pub fn new(first: usize, width: usize) -> Self {
-        CellBatch {
-            first,
-            width,
-            text: String::new(),
-            ends: Vec::new(),
-        }
-    }
-
-    /// Adds a row (its first `width` cells).
-    pub fn push_row<'c>(&mut self, cells: impl IntoIterator<Item = &'c str>) {
-        for cell in cells.into_iter().take(self.width) {
-            self.text.push_str(cell);
-            self.ends.push(self.text.len());
-        }
-    }
-
+/// Rows of text cells handed whole to a parsing thread, which reads their cells (a run of
+/// CSV records).
+pub trait CellBatch: Send {
     /// How many rows it holds.
-    pub fn len(&self) -> usize {
-        self.ends.len().checked_div(self.width).unwrap_or(0)
-    }
-
-    /// Gives each row to `each(row_number, cells)`, in order; the first failure stops it.
-    pub fn for_each_row(
-        &self,
-        mut each: impl FnMut(usize, &[&str]) -> Result<(), Failure>,
-    ) -> Result<(), Failure> {
-        let mut cells = Vec::with_capacity(self.width);
-        for i in 0..self.len() {
-            cells.clear();
-            let ranges = cell_ranges(&self.ends, self.width, i);
-            cells.extend(ranges.map(|r| self.text.get(r).unwrap_or_default()));
-            each(self.first + i, &cells)?;
-        }
-        Ok(())
-    }
+    fn len(&self) -> usize;
+    /// Gives each row to `each(row_number, cells)`, in order; the first failure (of reading
+    /// a row, or of `each`) stops it.
+    fn for_each_row(&self, each: &mut EachRow<'_>) -> Result<(), Failure>;
 }
 
-/// Most lines (or rows of cells) handed to a parsing thread at a time.
+/// Most lines handed to a parsing thread at a time.
 const BATCH: usize = 1024;
 /// A batch is handed over once its text reaches this many bytes, whatever its lines.
 const BATCH_BYTES: usize = 1 << 20;
@@ -175,8 +139,8 @@ pub fn line_batches<'i>(
 /// The batches of rows of `rows`, read on the calling thread, for [`parse_in_order`].
 pub fn cell_batches<'c>(
     rows: &'c mut dyn CellRows,
-) -> impl FnMut() -> Result<Option<CellBatch>, Failure> + 'c {
-    move || rows.next_batch(BATCH)
+) -> impl FnMut() -> Result<Option<Box<dyn CellBatch>>, Failure> + 'c {
+    move || rows.next_batch()
 }
 
 /// How many threads parse: one per core.
@@ -272,19 +236,35 @@ fn write_in_order<B>(
     }
 }
 
-/// The ranges of row `i`'s cells in a buffer where each cell of rows of `width` cells ends
-/// at its `ends` entry.
-pub(crate) fn cell_ranges(
-    ends: &[usize],
-    width: usize,
-    i: usize,
-) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-    let before = (i * width).checked_sub(1);
-    let mut start = before.and_then(|k| ends.get(k)).copied().unwrap_or(0);
-    let row = ends.get(i * width..(i + 1) * width).unwrap_or_default();
-    row.iter().map(move |&end| {
-        let r = start..end;
-        start = end;
-        r
-    })
+/// `row` emptied, its room kept for items that borrow other text (made by `empty` where
+/// needed): a row of items borrowed from each input line or record, without an allocation
+/// for each. (The standard library collects a `Vec`'s own iterator into the same allocation
+/// when the items have the same size.)
+pub(crate) fn recycle<T, U>(mut row: Vec<T>, empty: impl Fn() -> U) -> Vec<U> {
+    row.clear();
+    row.into_iter().map(|_| empty()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use colfile::tsfile::ValueRef;
+
+    #[test]
+    fn a_recycled_row_keeps_its_room() {
+        let text = String::from("abc");
+        let mut row = Vec::with_capacity(9);
+        row.push(ValueRef::Binary(text.as_bytes()));
+        let (ptr, cap) = (row.as_ptr() as usize, row.capacity());
+        let again: Vec<ValueRef<'static>> = recycle(row, || ValueRef::Null);
+        drop(text);
+        assert!(again.is_empty());
+        assert_eq!((again.as_ptr() as usize, again.capacity()), (ptr, cap));
+        let record = String::from("a,b");
+        let cells: Vec<&str> = record.split(',').collect();
+        let (ptr, cap) = (cells.as_ptr() as usize, cells.capacity());
+        let again: Vec<&'static str> = recycle(cells, || "");
+        drop(record);
+        assert_eq!((again.as_ptr() as usize, again.capacity()), (ptr, cap));
+    }
 }

@@ -2,7 +2,7 @@
 //! thread) or of named text cells (CSV records) becomes typed cells, which the writing
 //! thread reads back as rows of [`ValueRef`]s, so that no value is allocated on its own.
 
-use crate::json_lines::{CellBatch, CellReader, LineBatch};
+use crate::json_lines::{recycle, CellBatch, CellReader, LineBatch};
 use crate::Failure;
 use colfile::tsfile::format::DataType;
 use colfile::tsfile::tools::json::{
@@ -106,14 +106,14 @@ pub(crate) fn parse_rows(
     let mut out = ParsedRows::with_capacity(lines.len(), names.len());
     let mut spare = Vec::with_capacity(names.len());
     for (n, text) in lines.lines() {
-        let mut row = recycle(std::mem::take(&mut spare));
+        let mut row = recycle(std::mem::take(&mut spare), || ValueRef::Null);
         let fast = borrowable.then(|| row_refs_from_json_line(text, names, types, &mut row));
         // Where the borrowing reader was tried, the owning one refuses the line too.
         let scan = !borrowable;
         out.push_row(n, fast.flatten(), &row, || {
             owned_row(n, text, scan, names, types, other)
         })?;
-        spare = recycle(row);
+        spare = recycle(row, || ValueRef::Null);
     }
     Ok(out)
 }
@@ -122,7 +122,7 @@ pub(crate) fn parse_rows(
 /// cells: rows of plain scalars straight into cells, when no column needs its hex decoded;
 /// any other row through its JSON text (the scanner, then `other(row_number, text)`).
 pub(crate) fn parse_cells(
-    batch: CellBatch,
+    batch: Box<dyn CellBatch>,
     reader: &dyn CellReader,
     names: &[String],
     types: &[DataType],
@@ -132,15 +132,15 @@ pub(crate) fn parse_cells(
     let mut out = ParsedRows::with_capacity(batch.len(), names.len());
     let mut spare = Vec::with_capacity(names.len());
     let mut text = String::new();
-    batch.for_each_row(|n, cells| {
-        let mut row = recycle(std::mem::take(&mut spare));
+    batch.for_each_row(&mut |n, cells| {
+        let mut row = recycle(std::mem::take(&mut spare), || ValueRef::Null);
         let fast = borrowable
             .then(|| row_refs_from_members(|m| reader.members(cells, m), names, types, &mut row));
         out.push_row(n, fast.flatten(), &row, || {
             reader.json_line(cells, &mut text);
             owned_row(n, &text, true, names, types, other)
         })?;
-        spare = recycle(row);
+        spare = recycle(row, || ValueRef::Null);
         Ok(())
     })?;
     Ok(out)
@@ -171,29 +171,4 @@ fn borrowable(types: &[DataType]) -> bool {
     !types
         .iter()
         .any(|t| matches!(t, DataType::Blob | DataType::Object))
-}
-
-/// `row` emptied, its room kept for values that borrow other text: a row of values taken
-/// from each input line, without an allocation per line. (The standard library collects a
-/// `Vec`'s own iterator into the same allocation when the items have the same size.)
-fn recycle<'b>(mut row: Vec<ValueRef<'_>>) -> Vec<ValueRef<'b>> {
-    row.clear();
-    row.into_iter().map(|_| ValueRef::Null).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_recycled_row_keeps_its_room() {
-        let text = String::from("abc");
-        let mut row = Vec::with_capacity(9);
-        row.push(ValueRef::Binary(text.as_bytes()));
-        let (ptr, cap) = (row.as_ptr() as usize, row.capacity());
-        let again: Vec<ValueRef<'static>> = recycle(row);
-        drop(text);
-        assert!(again.is_empty());
-        assert_eq!((again.as_ptr() as usize, again.capacity()), (ptr, cap));
-    }
 }

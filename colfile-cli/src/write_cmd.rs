@@ -177,7 +177,7 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
                 |batch| {
                     let (mut out, mut cells, mut text) =
                         (EncodedRows::default(), Vec::new(), String::new());
-                    batch.for_each_row(|n, row_cells| {
+                    batch.for_each_row(&mut |n, row_cells| {
                         let row = json::row_from_members(&schema, |m| reader.members(row_cells, m));
                         let row = match row {
                             Some(row) => row,
@@ -236,10 +236,27 @@ impl EncodedRows {
     /// Each row's input line and cells, in order, for rows of `width` cells.
     fn rows(&self, width: usize) -> impl Iterator<Item = (usize, impl Iterator<Item = &[u8]>)> {
         self.lines.iter().enumerate().map(move |(i, &n)| {
-            let cells = crate::json_lines::cell_ranges(&self.ends, width, i);
+            let cells = cell_ranges(&self.ends, width, i);
             (n, cells.map(|r| self.bytes.get(r).unwrap_or_default()))
         })
     }
+}
+
+/// The ranges of row `i`'s cells in a buffer where each cell of rows of `width` cells ends
+/// at its `ends` entry.
+fn cell_ranges(
+    ends: &[usize],
+    width: usize,
+    i: usize,
+) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let before = (i * width).checked_sub(1);
+    let mut start = before.and_then(|k| ends.get(k)).copied().unwrap_or(0);
+    let row = ends.get(i * width..(i + 1) * width).unwrap_or_default();
+    row.iter().map(move |&end| {
+        let r = start..end;
+        start = end;
+        r
+    })
 }
 
 /// Input line `n` as a row of `schema`: flat rows of scalars without serde_json's tree,

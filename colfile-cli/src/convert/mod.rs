@@ -9,6 +9,7 @@ mod args;
 mod arrow_ipc;
 mod csv;
 mod csv_cells;
+mod csv_runs;
 mod mapping;
 #[cfg(feature = "parquet")]
 mod parquet;

@@ -177,8 +177,8 @@ struct Counted<'c> {
 }
 
 impl CellRows for Counted<'_> {
-    fn next_batch(&mut self, rows: usize) -> Result<Option<CellBatch>, Failure> {
-        let batch = self.cells.next_batch(rows)?;
+    fn next_batch(&mut self) -> Result<Option<Box<dyn CellBatch>>, Failure> {
+        let batch = self.cells.next_batch()?;
         if let Some(b) = &batch {
             let consumed = self.cells.consumed();
             self.progress

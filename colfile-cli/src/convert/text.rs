@@ -258,33 +258,15 @@ fn cell_kind(m: &Model, name: &str) -> Result<CellKind, Failure> {
     })
 }
 
-impl CsvSource {
-    /// Reads the next record, which must have the header's length; false at the end.
-    fn next_record(&mut self) -> Result<bool, Failure> {
-        if !self.csv.read()? {
-            return Ok(false);
-        }
-        if self.csv.fields().len() != self.header.len() {
-            return Err(self.csv.error(format!(
-                "{} fields where the header has {}",
-                self.csv.fields().len(),
-                self.header.len()
-            )));
-        }
-        Ok(true)
-    }
-}
-
 /// The records as rows of cells for the TsFile writer, when each is the JSON object of its
 /// cells under the header's names (see [`Source::as_cells`]).
 impl CellRows for CsvSource {
-    fn next_batch(&mut self, rows: usize) -> Result<Option<CellBatch>, Failure> {
-        let mut batch = CellBatch::new(self.rows + 1, self.header.len());
-        while batch.len() < rows && self.next_record()? {
-            batch.push_row(self.csv.fields());
-        }
-        self.rows += batch.len();
-        Ok((batch.len() > 0).then_some(batch))
+    fn next_batch(&mut self) -> Result<Option<Box<dyn CellBatch>>, Failure> {
+        let Some(run) = self.csv.next_run(self.header.len(), self.rows + 1)? else {
+            return Ok(None);
+        };
+        self.rows += run.len();
+        Ok(Some(Box::new(run)))
     }
 
     fn consumed(&self) -> Option<u64> {
@@ -294,7 +276,7 @@ impl CellRows for CsvSource {
 
 impl Source for CsvSource {
     fn next_line(&mut self, line: &mut String) -> Result<bool, Failure> {
-        if !self.next_record()? {
+        if !self.csv.read_row(self.header.len())? {
             return Ok(false);
         }
         if let (None, Some(p)) = (&self.hive, &self.plain) {

@@ -166,7 +166,10 @@ fn csv_cells_write_what_json_lines_write(blob: bool) {
     } else {
         "S,time,DEV,v,n,d,ok\n"
     });
-    for t in 0..3_000 {
+    // 40,000 rows (over 1.5 MiB) are read in several runs, each on its own thread.
+    let mut starts = Vec::new();
+    for t in 0..40_000 {
+        starts.push(csv.len());
         let s = match t % 6 {
             0 => "plain".to_string(),
             1 => "\"with, comma\"".to_string(),
@@ -185,7 +188,7 @@ fn csv_cells_write_what_json_lines_write(blob: bool) {
         };
         let d = ["2024-02-29", "", "1999-12-31"][t % 3];
         let ok = ["true", "false", ""][t % 3];
-        let dev = ["a", "b"][t / 1_500];
+        let dev = ["a", "b", "c", "d"][t / 10_000];
         csv.push_str(&format!("{s},{t},{dev},{v},{n},{b}{d},{ok}\n"));
     }
     let rows = dir.join("rows.csv");
@@ -212,7 +215,7 @@ fn csv_cells_write_what_json_lines_write(blob: bool) {
         .unwrap();
     ok(out);
     let back = cat(&direct, &[]);
-    assert_eq!(back.len(), 3_000);
+    assert_eq!(back.len(), 40_000);
     let (a, b) = (
         std::fs::read(&direct).unwrap(),
         std::fs::read(&via_json).unwrap(),
@@ -220,12 +223,37 @@ fn csv_cells_write_what_json_lines_write(blob: bool) {
     let first_difference = a.iter().zip(&b).position(|(x, y)| x != y);
     assert_eq!((a.len(), first_difference), (b.len(), None));
     // `007` is no JSON number: the row reads its text, which an INT32 column refuses.
-    let bad = csv.replace("\nplain,1602,b,1.5,7,", "\nplain,1602,b,1.5,007,");
+    let bad = csv.replace("\nplain,1602,a,1.5,7,", "\nplain,1602,a,1.5,007,");
     assert_ne!(bad, csv);
     std::fs::write(&rows, bad).unwrap();
     let o = convert(&rows, &dir.join("bad.tsfile"), &args);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("row 1603:"), "{err}");
+    assert!(!dir.join("bad.tsfile").exists());
+    // Rows far into the input, past the first runs, are named by their own line: a row
+    // with a field too many, and one whose text is not UTF-8.
+    let line_of = |row: usize| 1 + csv[..starts[row]].matches('\n').count();
+    let row = 37_001; // case 5: no quoted line break in it
+    let mut bad = csv.clone().into_bytes();
+    bad.insert(starts[row], b',');
+    std::fs::write(&rows, &bad).unwrap();
+    let o = convert(&rows, &dir.join("bad.tsfile"), &args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let width = 7 + usize::from(blob);
+    let want = format!(
+        "line {}: {} fields where the header has {width}",
+        line_of(row),
+        width + 1
+    );
+    assert!(err.contains(&want), "{err}");
+    let mut bad = csv.clone().into_bytes();
+    bad[starts[row] + 1] = 0xff;
+    std::fs::write(&rows, &bad).unwrap();
+    let o = convert(&rows, &dir.join("bad.tsfile"), &args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("line {}:", line_of(row))), "{err}");
     assert!(!dir.join("bad.tsfile").exists());
 }
