@@ -5,7 +5,8 @@
 #
 # The same 500k rows (bigint, int, double, string, timestamp, boolean, decimal(10,2); 5% NULLs)
 # written in every codec Hive's writer has here: `rcoracle write` timed in one warm JVM against
-# `colfile write --input rows.jsonl` (see interop/writebench.py for what each side includes).
+# `colfile write --input rows.jsonl` and `colfile convert rows.arrow out.rc` (see
+# interop/writebench.py for what each side includes).
 # Prints one JSON line per codec and a table; results in target/interop/writebench/results.jsonl.
 # Takes about 3 minutes on 2 cores.
 set -euo pipefail

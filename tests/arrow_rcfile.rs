@@ -461,7 +461,7 @@ fn writer_matches_columns_by_name_and_refuses_what_it_cannot_write() {
         ),
     ])
     .unwrap();
-    let back = round_trip(&schema, Serde::binary(), &[batch]);
+    let back = round_trip(&schema, Serde::binary(), std::slice::from_ref(&batch));
     assert_eq!(cell(back[0].column(0).as_ref(), 1), j!(2));
     assert_eq!(
         cell(back[0].column(1).as_ref(), 0),
@@ -473,6 +473,16 @@ fn writer_matches_columns_by_name_and_refuses_what_it_cannot_write() {
         j!("123.46"),
         "rounded to scale 2"
     );
+
+    // The text serde writes a NULL as `\N`, in every row of the absent column.
+    let text = round_trip(&schema, Serde::text(), std::slice::from_ref(&batch));
+    for row in 0..2 {
+        assert_eq!(
+            cell(text[0].column(1).as_ref(), row),
+            Json::Null,
+            "row {row}"
+        );
+    }
 
     let raw = RcFileWriter::builder(Vec::new(), 3).build().unwrap();
     let mut w = RcFileArrowWriter::new(raw, schema, Serde::binary());
@@ -499,6 +509,65 @@ fn writer_matches_columns_by_name_and_refuses_what_it_cannot_write() {
         0,
         "nothing of a refused batch is written"
     );
+}
+
+/// A batch large enough for its columns to be encoded on threads is written byte for byte
+/// as one thread writes it, and the failure of a bad batch is the same.
+#[test]
+fn threads_write_what_one_thread_writes() {
+    let n = 20_000usize; // 80,000 cells
+    let schema: Schema = "id:bigint,name:string,price:decimal(10,2),raw:binary"
+        .parse()
+        .unwrap();
+    let batch = |empty_binary_at: Option<usize>| {
+        let ids = (0..n).map(|i| (i % 7 != 0).then_some(i as i64 * 31 - 9_000));
+        let names = (0..n).map(|i| (i % 5 != 0).then(|| format!("n{}", i % 97)));
+        let prices = (0..n).map(|i| (i % 11 != 0).then_some(i as i128 * 7_919));
+        let raw = (0..n).map(|i| {
+            let len = if Some(i) == empty_binary_at {
+                0
+            } else {
+                1 + i % 3
+            };
+            Some(vec![i as u8; len])
+        });
+        RecordBatch::try_from_iter([
+            (
+                "id",
+                Arc::new(arrow_array::Int64Array::from_iter(ids)) as ArrayRef,
+            ),
+            ("name", Arc::new(arrow_array::StringArray::from_iter(names))),
+            (
+                "price",
+                Arc::new(
+                    arrow_array::Decimal128Array::from_iter(prices)
+                        .with_precision_and_scale(10, 2)
+                        .unwrap(),
+                ),
+            ),
+            ("raw", Arc::new(arrow_array::BinaryArray::from_iter(raw))),
+        ])
+        .unwrap()
+    };
+    let write = |threads: usize, b: &RecordBatch| {
+        let mut w = RcFileArrowWriter::builder(Vec::new(), schema.clone(), Serde::binary())
+            .with_threads(threads)
+            .with_writer(|w| w.with_sync([7; 16]))
+            .build()
+            .unwrap();
+        w.write(b).map(|()| w.finish_into_inner().unwrap().0)
+    };
+    let good = batch(None);
+    let one = write(1, &good).unwrap();
+    assert_eq!(write(3, &good).unwrap(), one);
+    let back = read_all(&one, &schema, &Serde::binary(), 1 << 20);
+    assert_eq!(back.iter().map(RecordBatch::num_rows).sum::<usize>(), n);
+    // The binary serde refuses an empty binary: named by column and row either way.
+    let bad = batch(Some(12_345));
+    let (e1, e3) = (write(1, &bad).unwrap_err(), write(3, &bad).unwrap_err());
+    assert_eq!(e1.to_string(), e3.to_string());
+    assert!(e1.to_string().contains("column raw (binary)"), "{e1}");
+    assert_eq!(e1.location().row, Some(12_345), "{e1}");
 }
 
 #[test]

@@ -294,7 +294,7 @@ pub struct TsWriteArgs {
     pub from: Option<PathBuf>,
 }
 
-fn parse_sync(s: &str) -> Result<[u8; 16], Failure> {
+pub(crate) fn parse_sync(s: &str) -> Result<[u8; 16], Failure> {
     let bytes = colfile::rcfile::json::parse_hex(s)
         .filter(|b| b.len() == 16)
         .ok_or_else(|| Failure::usage(format!("--sync wants 32 hex digits, got {s:?}")))?;

@@ -150,6 +150,10 @@ pub const CONVERT: Help = Help {
                     "--out-serde text|binary",
                     "RCFile output serde (default: --serde, else binary)",
                 ),
+                (
+                    "--sync HEX32",
+                    "RCFile output: the 16-byte sync marker, as 32 hex digits (default: random)",
+                ),
             ],
         ),
         ("", RC_OUT),
@@ -197,9 +201,9 @@ format; .arrows: the stream format) holds the same batches as Parquet, unions in
                needs --schema (Hive types, or name:TYPE:CATEGORY for a TsFile)
                CSV in and out: [--delimiter C] [--quote C] [--no-header] [--null STR]
                output: [--out-schema S] [--codec C] [--row-group-rows N] [--row-group-bytes N]
-               [--out-serde text|binary] [--table T] [--tags a,b] [--time-column NAME]
-               [--time-as bigint|timestamp] [--timestamp-unit s|ms|us|ns] [--fsync]
-               [--progress|--no-progress]",
+               [--out-serde text|binary] [--sync HEX32] [--table T] [--tags a,b]
+               [--time-column NAME] [--time-as bigint|timestamp] [--timestamp-unit s|ms|us|ns]
+               [--fsync] [--progress|--no-progress]",
 };
 
 pub const SQL: Help = Help {

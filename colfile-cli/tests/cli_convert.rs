@@ -88,7 +88,10 @@ fn rcfile_through_csv_and_jsonl_comes_back() {
             cat_args.extend(["--format".into(), ext.into()]);
             std::fs::write(&text, cat_text(&f.path, &cat_args)).unwrap();
             let rc = dir.join(format!("{}_{ext}.rc", f.name));
-            ok(convert(&text, &rc, &f.args));
+            let mut args = f.args.clone();
+            args.extend(["--sync".into(), SYNC.into()]);
+            ok(convert(&text, &rc, &args));
+            assert!(has_sync(&rc), "{}: --sync", f.name);
             let want: Vec<Json> = if ext == "csv" {
                 f.rows.iter().map(empty_strings_as_null).collect()
             } else {

@@ -147,6 +147,36 @@ pub(super) fn value_at(array: &dyn Array, row: usize, ty: &HiveType) -> Result<V
     })
 }
 
+/// [`value_at`] into `slot`, reusing the room of the string or binary value it holds: no
+/// allocation a cell for a column of strings.
+pub(super) fn value_into(
+    array: &dyn Array,
+    row: usize,
+    ty: &HiveType,
+    slot: &mut Value,
+) -> Result<()> {
+    let text = matches!(
+        ty,
+        HiveType::String | HiveType::Varchar(_) | HiveType::Char(_)
+    );
+    if (text || *ty == HiveType::Binary) && row < array.len() && !array.is_null(row) {
+        if let Some(b) = bytes_at(array, row) {
+            match slot {
+                Value::String(v) if text => v.clear(),
+                Value::Binary(v) if !text => v.clear(),
+                _ if text => *slot = Value::String(Vec::new()),
+                _ => *slot = Value::Binary(Vec::new()),
+            }
+            if let Value::String(v) | Value::Binary(v) = slot {
+                v.extend_from_slice(b);
+            }
+            return Ok(());
+        }
+    }
+    *slot = value_at(array, row, ty)?;
+    Ok(())
+}
+
 /// The bytes of row `row` of any string or binary array.
 fn bytes_at(array: &dyn Array, row: usize) -> Option<&[u8]> {
     Some(match array.data_type() {

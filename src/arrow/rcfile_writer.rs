@@ -6,10 +6,10 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::Schema as ArrowSchema;
 
 use super::hive_types::{arrow_schema_to_hive, field_to_hive};
-use super::hive_values::value_at;
+use super::hive_values::value_into;
 use crate::rcfile::{
-    HadoopCodec, HiveType, RcFileWriter, RcFileWriterBuilder, RowWriter, RowWriterBuilder, Schema,
-    Serde, Value, WriteSummary,
+    Field, HadoopCodec, HiveType, RcFileWriter, RcFileWriterBuilder, RowWriter, RowWriterBuilder,
+    Schema, Serde, Value, WriteSummary,
 };
 use crate::{Error, Result};
 
@@ -48,6 +48,7 @@ use crate::{Error, Result};
 pub struct RcFileArrowWriter<W: Write> {
     rows: RowWriter<W>,
     schema: Schema,
+    threads: usize,
 }
 
 /// Configures an [`RcFileArrowWriter`]: the options of the [`RcFileWriterBuilder`] under it.
@@ -56,13 +57,20 @@ pub struct RcFileArrowWriter<W: Write> {
 #[must_use = "a builder does nothing until .build() is called"]
 pub struct RcFileArrowWriterBuilder<W> {
     rows: RowWriterBuilder<W>,
+    threads: usize,
 }
 
 impl<W: Write> RcFileArrowWriterBuilder<W> {
     /// Compresses the column data with `codec` (`None`, the default: uncompressed).
     pub fn with_codec(self, codec: Option<HadoopCodec>) -> Self {
         let rows = self.rows.with_codec(codec);
-        Self { rows }
+        Self { rows, ..self }
+    }
+    /// Encodes a large batch's columns on up to `threads` threads (at least 1; the default,
+    /// 1, starts no thread). The bytes written do not depend on it.
+    pub fn with_threads(self, threads: usize) -> Self {
+        let threads = threads.max(1);
+        Self { threads, ..self }
     }
     /// Any other writer option ([`RcFileWriterBuilder`]: level, row-group size, metadata,
     /// header version, sync marker, validation), applied to the builder under this one.
@@ -71,13 +79,18 @@ impl<W: Write> RcFileArrowWriterBuilder<W> {
         configure: impl FnOnce(RcFileWriterBuilder<W>) -> RcFileWriterBuilder<W>,
     ) -> Self {
         let rows = self.rows.with_writer(configure);
-        Self { rows }
+        Self { rows, ..self }
     }
     /// Writes the header and returns the writer.
     pub fn build(self) -> Result<RcFileArrowWriter<W>> {
         let rows = self.rows.build()?;
         let schema = rows.schema().clone();
-        Ok(RcFileArrowWriter { rows, schema })
+        let threads = self.threads;
+        Ok(RcFileArrowWriter {
+            rows,
+            schema,
+            threads,
+        })
     }
 }
 
@@ -86,7 +99,7 @@ impl<W: Write> RcFileArrowWriter<W> {
     /// [`arrow_schema_to_hive`] to derive it from an Arrow schema) encoded with `serde`.
     pub fn builder(sink: W, schema: Schema, serde: Serde) -> RcFileArrowWriterBuilder<W> {
         let rows = RowWriter::builder(sink, schema, serde);
-        RcFileArrowWriterBuilder { rows }
+        RcFileArrowWriterBuilder { rows, threads: 1 }
     }
 
     /// Writes through `writer` (configured with codec, row-group size, …; its column count
@@ -95,6 +108,7 @@ impl<W: Write> RcFileArrowWriter<W> {
         RcFileArrowWriter {
             rows: RowWriter::new(writer, schema.clone(), serde),
             schema,
+            threads: 1,
         }
     }
 
@@ -119,26 +133,63 @@ impl<W: Write> RcFileArrowWriter<W> {
     /// as its Hive column (a string as an `int`, say); nothing of the batch is written then.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         let sources = self.match_columns(batch)?;
-        let mut rows: Vec<Vec<Value>> = Vec::with_capacity(batch.num_rows());
-        for r in 0..batch.num_rows() {
-            let mut row = Vec::with_capacity(sources.len());
-            for (src, col) in sources.iter().zip(self.schema.columns()) {
-                row.push(match src {
-                    Some(a) => value_at(a.as_ref(), r, &col.ty)
-                        .map_err(|e| e.at_row(r as u64).in_section("record batch"))?,
-                    None => Value::Null,
-                });
-            }
-            rows.push(row);
-        }
-        for row in &rows {
-            self.rows.write(row)?;
+        let rows = batch.num_rows();
+        let columns = self.encode_columns(&sources, rows)?;
+        let mut cells: Vec<&[u8]> = Vec::with_capacity(columns.len());
+        let writer = self.rows.writer();
+        for r in 0..rows {
+            cells.clear();
+            cells.extend(columns.iter().map(|c| c.cell(r)));
+            writer.write_row(&cells)?;
         }
         Ok(())
     }
 
+    /// Each schema column's cells for `rows` rows of `sources`, column by column (one loop
+    /// over an array's values, no row of values), the columns shared among the threads
+    /// when the batch is large enough to pay for them.
+    fn encode_columns(&self, sources: &[Source], rows: usize) -> Result<Vec<Cells>> {
+        let serde = self.rows.serde();
+        let jobs: Vec<(Option<&dyn Array>, &Field)> = (sources.iter().map(Option::as_deref))
+            .zip(self.schema.columns())
+            .collect();
+        let encode =
+            |&(src, col): &(Option<&dyn Array>, &Field)| Cells::encode(src, col, serde, rows);
+        let threads = self.threads.min(jobs.len());
+        if threads <= 1 || rows * jobs.len() < PARALLEL_CELLS {
+            return jobs.iter().map(encode).collect();
+        }
+        // Thread t takes columns t, t + threads, ...: wide string columns tend to sit
+        // together, and this spreads them.
+        let mut done: Vec<Option<Result<Cells>>> = jobs.iter().map(|_| None).collect();
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (jobs, encode) = (&jobs, &encode);
+                    s.spawn(move || {
+                        let mine = (t..jobs.len()).step_by(threads);
+                        mine.zip(jobs.iter().skip(t).step_by(threads))
+                            .map(|(i, job)| (i, encode(job)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            for h in handles {
+                // A thread that panicked leaves its columns `None`, reported below.
+                for (i, c) in h.join().unwrap_or_default() {
+                    if let Some(slot) = done.get_mut(i) {
+                        *slot = Some(c);
+                    }
+                }
+            }
+        });
+        done.into_iter()
+            .map(|c| c.unwrap_or_else(|| Err(Error::invalid("a column-encoding thread failed"))))
+            .collect()
+    }
+
     /// For each schema column, the batch column that feeds it (or none).
-    fn match_columns(&self, batch: &RecordBatch) -> Result<Vec<Option<std::sync::Arc<dyn Array>>>> {
+    fn match_columns(&self, batch: &RecordBatch) -> Result<Vec<Source>> {
         let mut sources = vec![None; self.schema.len()];
         let batch_schema = batch.schema();
         for (field, array) in batch_schema.fields().iter().zip(batch.columns()) {
@@ -186,6 +237,47 @@ impl<W: crate::sink::SyncWrite> RcFileArrowWriter<W> {
     /// Finishes the file and fsyncs it ([`RcFileWriter::finish_sync`]).
     pub fn finish_sync(self) -> Result<WriteSummary> {
         self.rows.finish_sync()
+    }
+}
+
+/// The batch column that feeds a schema column, if any.
+type Source = Option<std::sync::Arc<dyn Array>>;
+
+/// Cells in a batch below which its columns are encoded on the caller's thread only.
+const PARALLEL_CELLS: usize = 1 << 15;
+
+/// One column's cells for a batch: each row's bytes end at its `ends` entry.
+struct Cells {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Cells {
+    /// The cells of `rows` values of column `col` from `array` (all NULL without one).
+    fn encode(array: Option<&dyn Array>, col: &Field, serde: &Serde, rows: usize) -> Result<Cells> {
+        let mut c = Cells {
+            bytes: Vec::new(),
+            ends: Vec::with_capacity(rows),
+        };
+        let mut value = Value::Null;
+        for r in 0..rows {
+            if let Some(a) = array {
+                let at_row = |e: Error| e.at_row(r as u64).in_section("record batch");
+                value_into(a, r, &col.ty, &mut value).map_err(at_row)?;
+                serde.encode_in(col, &value, &mut c.bytes).map_err(at_row)?;
+            } else {
+                serde.encode_in(col, &Value::Null, &mut c.bytes)?;
+            }
+            c.ends.push(c.bytes.len());
+        }
+        Ok(c)
+    }
+
+    /// Row `r`'s cell.
+    fn cell(&self, r: usize) -> &[u8] {
+        let start = r.checked_sub(1).and_then(|p| self.ends.get(p)).copied();
+        let end = self.ends.get(r).copied().unwrap_or(0);
+        self.bytes.get(start.unwrap_or(0)..end).unwrap_or_default()
     }
 }
 

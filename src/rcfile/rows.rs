@@ -317,6 +317,10 @@ impl<W: Write> RowWriter<W> {
     pub fn schema(&self) -> &Schema {
         &self.schema
     }
+    /// The serde rows are encoded with.
+    pub fn serde(&self) -> &Serde {
+        &self.serde
+    }
     /// The underlying writer.
     pub fn writer(&mut self) -> &mut RcFileWriter<W> {
         &mut self.writer

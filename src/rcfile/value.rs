@@ -405,12 +405,16 @@ impl Decimal {
             u = u.checked_mul(10i128.checked_pow((scale - self.scale) as u32)?)?;
         }
         let d = Decimal::new(u, scale)?;
-        let int_digits = if d.unscaled == 0 {
-            0
+        let fits = if precision >= scale {
+            // An integer part of at most precision - scale digits: at most `precision`
+            // digits in all (one comparison, not a division a digit).
+            let max = 10u128.checked_pow(u32::from(precision));
+            max.is_none_or(|m| d.unscaled.unsigned_abs() < m)
         } else {
-            d.digits().saturating_sub(scale as u32)
+            // No integer digits allowed.
+            d.unscaled == 0 || d.digits() <= u32::from(scale)
         };
-        (int_digits <= (precision as u32).saturating_sub(scale as u32)).then_some(d)
+        fits.then_some(d)
     }
 
     /// Removes trailing fractional zeros (Hive's normalized form): `1.50` → `1.5`, `0.00` → `0`.
@@ -580,5 +584,43 @@ mod tests {
         assert!(Decimal::parse("abc").is_none());
         assert!(Decimal::parse("").is_none());
         assert!(Decimal::parse(".").is_none());
+    }
+
+    /// `round_to`'s fit test is Hive's count of integer digits against `precision - scale`,
+    /// on both sides of every power of ten, for every precision and scale.
+    #[test]
+    fn round_to_fits_as_digits_count() {
+        let mut values = vec![0i128, 1, -1];
+        for k in 1..38u32 {
+            let t = 10i128.pow(k);
+            values.extend([t - 1, t, t + 1, -(t - 1), -t]);
+        }
+        for &u in &values {
+            for scale in 0..=38u8 {
+                let Some(d) = Decimal::new(u, scale) else {
+                    continue;
+                };
+                for precision in 1..=38u8 {
+                    for to in [
+                        scale,
+                        scale.saturating_sub(1),
+                        scale.saturating_add(1).min(38),
+                    ] {
+                        let got = d.round_to(precision, to);
+                        // Precision 38 holds any decimal: the rounded value, untested.
+                        let rounded = d.round_to(38, to);
+                        let expect = rounded.filter(|r| {
+                            let int = if r.unscaled == 0 {
+                                0
+                            } else {
+                                r.digits().saturating_sub(u32::from(to))
+                            };
+                            int <= u32::from(precision).saturating_sub(u32::from(to))
+                        });
+                        assert_eq!(got, expect, "{d} to ({precision}, {to})");
+                    }
+                }
+            }
+        }
     }
 }

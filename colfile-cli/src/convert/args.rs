@@ -24,6 +24,8 @@ pub struct ConvertArgs {
     pub codec: Option<String>,
     pub row_group_rows: Option<usize>,
     pub row_group_bytes: Option<usize>,
+    /// RCFile output: `--sync HEX32`, the sync marker (random by default).
+    pub sync: Option<[u8; 16]>,
     /// TsFile output: `--tags a,b` (TAG columns), `--time-column NAME` (default `time`).
     pub tags: Vec<String>,
     pub time_column: Option<String>,
@@ -69,6 +71,7 @@ impl ConvertArgs {
             codec: None,
             row_group_rows: None,
             row_group_bytes: None,
+            sync: None,
             tags: Vec::new(),
             time_column: None,
             time_as_timestamp: false,
@@ -88,6 +91,7 @@ impl ConvertArgs {
                 Long("codec") => a.codec = Some(string(p.value()?)?),
                 Long("row-group-rows") => a.row_group_rows = Some(p.value()?.parse()?),
                 Long("row-group-bytes") => a.row_group_bytes = Some(p.value()?.parse()?),
+                Long("sync") => a.sync = Some(crate::args::parse_sync(&string(p.value()?)?)?),
                 Long("tags") => a.tags = list(&string(p.value()?)?),
                 Long("time-column") => a.time_column = Some(string(p.value()?)?),
                 Long("time-as") => match string(p.value()?)?.as_str() {

@@ -219,14 +219,23 @@ fn write_rcfile(
         "none" => None,
         other => Some(HadoopCodec::from_short_name(other)?),
     };
-    let mut b = colfile::rcfile::RcFileWriter::builder(out, hive.len()).with_codec(codec);
-    if let Some(n) = a.row_group_rows {
-        b = b.with_row_group_rows(n);
-    }
-    if let Some(n) = a.row_group_bytes {
-        b = b.with_row_group_bytes(n);
-    }
-    let mut w = RcFileArrowWriter::new(b.build()?, hive, serde);
+    let (rows, bytes, sync) = (a.row_group_rows, a.row_group_bytes, a.sync);
+    let mut w = RcFileArrowWriter::builder(out, hive, serde)
+        .with_codec(codec)
+        .with_threads(crate::json_lines::workers())
+        .with_writer(|mut b| {
+            if let Some(n) = rows {
+                b = b.with_row_group_rows(n);
+            }
+            if let Some(n) = bytes {
+                b = b.with_row_group_bytes(n);
+            }
+            if let Some(s) = sync {
+                b = b.with_sync(s);
+            }
+            b
+        })
+        .build()?;
     for batch in batches {
         w.write(&batch?)?;
     }

@@ -144,7 +144,7 @@ fn write_args(a: &ConvertArgs, to: Fmt, schema: String, table: Option<String>) -
         row_group_rows: a.row_group_rows,
         row_group_bytes: a.row_group_bytes,
         seq_header: false,
-        sync: None,
+        sync: a.sync,
         meta: Vec::new(),
         input: None,
         validate: false,

@@ -326,3 +326,16 @@ pub fn assert_same_text(got: &str, want: &str, what: &str) {
         );
     }
 }
+
+/// A sync marker for `--sync`, and whether the RCFile at `path` carries it.
+pub const SYNC: &str = "5f0e1d2c3b4a69788796a5b4c3d2e1f0";
+
+pub fn has_sync(path: &Path) -> bool {
+    let marker: Vec<u8> = (0..16)
+        .map(|i| u8::from_str_radix(&SYNC[2 * i..2 * i + 2], 16).unwrap())
+        .collect();
+    std::fs::read(path)
+        .unwrap()
+        .windows(16)
+        .any(|w| w == marker)
+}

@@ -57,7 +57,10 @@ fn rcfile_to_parquet_and_back() {
             continue;
         }
         let rc = dir.join(format!("{}.rc", f.name));
-        ok(convert(&pq, &rc, &f.args));
+        let mut args = f.args.clone();
+        args.extend(["--sync".into(), SYNC.into()]);
+        ok(convert(&pq, &rc, &args));
+        assert!(has_sync(&rc), "{}: --sync", f.name);
         assert_same_rows(&cat(&rc, &f.args), &f.rows, &f.name);
         round_trips += 1;
     }

@@ -110,13 +110,18 @@ impl Serde {
         cells.resize_with(schema.len(), Vec::new);
         for (i, (cell, col)) in cells.iter_mut().zip(schema.columns()).enumerate() {
             cell.clear();
-            let v = row.get(i).unwrap_or(&Value::Null);
-            self.encode(&col.ty, v, cell).map_err(|e| {
-                let message = format!("column {} ({}): {e}", col.name, col.ty);
-                crate::Error::with_source(crate::ErrorKind::InvalidArgument(message), e)
-            })?;
+            self.encode_in(col, row.get(i).unwrap_or(&Value::Null), cell)?;
         }
         Ok(())
+    }
+
+    /// [`encode`](Self::encode) for a value of the column `col`, whose name and type an
+    /// error gives.
+    pub(crate) fn encode_in(&self, col: &super::Field, v: &Value, out: &mut Vec<u8>) -> Result<()> {
+        self.encode(&col.ty, v, out).map_err(|e| {
+            let message = format!("column {} ({}): {e}", col.name, col.ty);
+            crate::Error::with_source(crate::ErrorKind::InvalidArgument(message), e)
+        })
     }
 }
 
