@@ -87,46 +87,86 @@ fn load_tail(data: &[u8], at: usize) -> u64 {
 /// Values go in groups of 8, which span exactly `width` bytes and start on a byte. A group
 /// reads from a 72-byte window starting there — borrowed from `packed` when that many bytes
 /// remain, else copied zero-padded — so every value is one or two unaligned 8-byte loads at
-/// a masked (provably in-range) index, with no bounds checks in the loop.
+/// a masked (provably in-range) index, with no bounds checks in the loop. Widths up to 32
+/// (deltas and run lengths nearly always) have a copy of the loop each, whose shifts and
+/// load offsets are constants.
 #[inline]
 pub(crate) fn unpack_map<T>(packed: &[u8], width: u32, dst: &mut [T], mut f: impl FnMut(u64) -> T) {
-    const WIN: usize = 72;
-    let width = width.min(64);
+    let width = width.min(64) as usize;
     if width == 0 {
         dst.iter_mut().for_each(|d| *d = f(0));
         return;
     }
-    let w = width as usize;
-    let mut pad: [u8; WIN];
+    macro_rules! fixed {
+        ($($w:literal)*) => {
+            match width {
+                $($w => return unpack_fixed::<T, $w>(packed, dst, &mut f),)*
+                _ => {}
+            }
+        };
+    }
+    fixed!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+    let mut pad = [0; WIN];
     for (g, group) in dst.chunks_mut(8).enumerate() {
-        let src = packed.get(g * w..).unwrap_or_default();
-        let win: &[u8; WIN] = match src.first_chunk::<WIN>() {
-            Some(win) => win,
-            None => {
-                pad = [0; WIN];
-                pad.iter_mut().zip(src).for_each(|(d, &s)| *d = s);
-                &pad
-            }
-        };
-        // A value starts at most at byte 7 * 64 / 8 = 56 and needs at most 9 bytes (two
-        // loads at 56 and 64); clamping the index keeps every load inside the window.
-        let load = |at: usize| {
-            let at = at.min(WIN - 8);
-            win.get(at..)
-                .and_then(<[u8]>::first_chunk::<8>)
-                .map_or(0, |b| u64::from_be_bytes(*b))
-        };
-        if width <= 57 {
-            for (i, d) in group.iter_mut().enumerate() {
-                let bit = i * w;
-                *d = f((load(bit / 8) << (bit % 8)) >> (64 - width));
-            }
-        } else {
-            for (i, d) in group.iter_mut().enumerate() {
-                let bit = i * w;
-                let x = (u128::from(load(bit / 8)) << 64) | u128::from(load(bit / 8 + 8));
-                *d = f(((x << (bit % 8)) >> (128 - width)) as u64);
-            }
+        unpack_group(window(packed, g * width, &mut pad), width, group, &mut f);
+    }
+}
+
+/// [`unpack_map`] for a width `W` known when compiling.
+fn unpack_fixed<T, const W: usize>(packed: &[u8], dst: &mut [T], f: &mut impl FnMut(u64) -> T) {
+    let mut pad = [0; WIN];
+    let full = dst.len() / 8;
+    let mut groups = dst.chunks_exact_mut(8);
+    for (g, group) in (&mut groups).enumerate() {
+        if let Ok(group) = <&mut [T; 8]>::try_from(group) {
+            unpack_group(window(packed, g * W, &mut pad), W, group, f);
+        }
+    }
+    let tail = groups.into_remainder();
+    if !tail.is_empty() {
+        unpack_group(window(packed, full * W, &mut pad), W, tail, f);
+    }
+}
+
+/// Bytes of a group's window: 8 values of up to 64 bits start within its first 57 bytes and
+/// need at most 9 bytes each.
+const WIN: usize = 72;
+
+/// The window of the group whose bytes start at `at` in `packed`: borrowed, or copied into
+/// `pad` zero-filled near the end.
+#[inline(always)]
+fn window<'a>(packed: &'a [u8], at: usize, pad: &'a mut [u8; WIN]) -> &'a [u8; WIN] {
+    let src = packed.get(at..).unwrap_or_default();
+    match src.first_chunk::<WIN>() {
+        Some(win) => win,
+        None => {
+            *pad = [0; WIN];
+            pad.iter_mut().zip(src).for_each(|(d, &s)| *d = s);
+            pad
+        }
+    }
+}
+
+/// `f` of each `width`-bit value of a group (up to 8) from its window.
+#[inline(always)]
+fn unpack_group<T>(win: &[u8; WIN], width: usize, group: &mut [T], f: &mut impl FnMut(u64) -> T) {
+    // Clamping the index keeps every load inside the window.
+    let load = |at: usize| {
+        let at = at.min(WIN - 8);
+        win.get(at..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |b| u64::from_be_bytes(*b))
+    };
+    if width <= 57 {
+        for (i, d) in group.iter_mut().enumerate() {
+            let bit = i * width;
+            *d = f((load(bit / 8) << (bit % 8)) >> (64 - width));
+        }
+    } else {
+        for (i, d) in group.iter_mut().enumerate() {
+            let bit = i * width;
+            let x = (u128::from(load(bit / 8)) << 64) | u128::from(load(bit / 8 + 8));
+            *d = f(((x << (bit % 8)) >> (128 - width)) as u64);
         }
     }
 }
@@ -240,8 +280,8 @@ mod tests {
 
     #[test]
     fn unpacked_matches_writer_for_all_widths() {
-        for width in 0..=64u32 {
-            let vals: Vec<u64> = (0..301u64)
+        for (width, len) in (0..=64u32).flat_map(|w| [0u64, 1, 7, 8, 9, 301].map(|n| (w, n))) {
+            let vals: Vec<u64> = (0..len)
                 .map(|i| {
                     let v = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
                     if width == 64 {
@@ -264,7 +304,7 @@ mod tests {
                 packed.extend((0..trailing).map(|i| i as u8 ^ 0xa5));
                 let mut got = vec![0u64; vals.len()];
                 unpack_map(&packed, width, &mut got, |v| v);
-                assert_eq!(got, vals, "width {width}, {trailing} trailing bytes");
+                assert_eq!(got, vals, "width {width}, {len} values, {trailing} trailing bytes");
             }
         }
     }
