@@ -135,14 +135,11 @@ impl<W: Write> RcFileArrowWriter<W> {
         let sources = self.match_columns(batch)?;
         let rows = batch.num_rows();
         let columns = self.encode_columns(&sources, rows)?;
-        let mut cells: Vec<&[u8]> = Vec::with_capacity(columns.len());
-        let writer = self.rows.writer();
-        for r in 0..rows {
-            cells.clear();
-            cells.extend(columns.iter().map(|c| c.cell(r)));
-            writer.write_row(&cells)?;
-        }
-        Ok(())
+        let columns: Vec<(&[u8], &[usize])> = columns
+            .iter()
+            .map(|c| (&c.bytes[..], &c.ends[..]))
+            .collect();
+        self.rows.writer().write_columns(&columns, rows)
     }
 
     /// Each schema column's cells for `rows` rows of `sources`, column by column (one loop
@@ -271,13 +268,6 @@ impl Cells {
             c.ends.push(c.bytes.len());
         }
         Ok(c)
-    }
-
-    /// Row `r`'s cell.
-    fn cell(&self, r: usize) -> &[u8] {
-        let start = r.checked_sub(1).and_then(|p| self.ends.get(p)).copied();
-        let end = self.ends.get(r).copied().unwrap_or(0);
-        self.bytes.get(start.unwrap_or(0)..end).unwrap_or_default()
     }
 }
 
