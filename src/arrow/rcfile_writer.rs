@@ -156,27 +156,25 @@ impl<W: Write> RcFileArrowWriter<W> {
         if threads <= 1 || rows * jobs.len() < PARALLEL_CELLS {
             return jobs.iter().map(encode).collect();
         }
-        // Thread t takes columns t, t + threads, ...: wide string columns tend to sit
-        // together, and this spreads them.
+        // Columns dealt out in turn (wide string columns tend to sit together, and this
+        // spreads them), share 0 on this thread.
         let mut done: Vec<Option<Result<Cells>>> = jobs.iter().map(|_| None).collect();
+        // Share t of the columns: t, t + threads, ...
+        let share = |t: usize| {
+            let mine = (t..jobs.len()).step_by(threads);
+            let jobs = jobs.iter().skip(t).step_by(threads);
+            mine.zip(jobs)
+                .map(|(i, job)| (i, encode(job)))
+                .collect::<Vec<_>>()
+        };
         std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let (jobs, encode) = (&jobs, &encode);
-                    s.spawn(move || {
-                        let mine = (t..jobs.len()).step_by(threads);
-                        mine.zip(jobs.iter().skip(t).step_by(threads))
-                            .map(|(i, job)| (i, encode(job)))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            for h in handles {
-                // A thread that panicked leaves its columns `None`, reported below.
-                for (i, c) in h.join().unwrap_or_default() {
-                    if let Some(slot) = done.get_mut(i) {
-                        *slot = Some(c);
-                    }
+            let helpers: Vec<_> = (1..threads).map(|t| s.spawn(move || share(t))).collect();
+            let mut shares = vec![share(0)];
+            // A helper that panicked leaves its columns `None`, reported below.
+            shares.extend(helpers.into_iter().map(|h| h.join().unwrap_or_default()));
+            for (i, c) in shares.into_iter().flatten() {
+                if let Some(slot) = done.get_mut(i) {
+                    *slot = Some(c);
                 }
             }
         });
