@@ -3,7 +3,7 @@
 //! crate's readers and writers. The batches are `colfile::arrow`'s, exactly as Parquet gets
 //! them, with the schema's field metadata kept (a TsFile's categories, a Hive type).
 
-use super::parquet::Batches;
+use super::parquet::SendBatches;
 use super::ConvertArgs;
 use crate::Failure;
 use arrow_array::RecordBatch;
@@ -13,7 +13,7 @@ use arrow_schema::{ArrowError, SchemaRef};
 use std::io::{BufReader, BufWriter, Write};
 
 /// The batches of the IPC file (`stream == false`) or stream at `a.input`.
-pub fn open(a: &ConvertArgs, stream: bool) -> Result<(SchemaRef, Batches), Failure> {
+pub fn open(a: &ConvertArgs, stream: bool) -> Result<(SchemaRef, SendBatches), Failure> {
     let path = a.input.clone();
     let bad = move |e: ArrowError| Failure::input(format!("{}: {e}", path.display()));
     let f = std::fs::File::open(&a.input).map_err(|e| Failure::from(e).context(&a.input))?;

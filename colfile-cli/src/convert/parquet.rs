@@ -25,6 +25,8 @@ use std::sync::Arc;
 
 /// A source of record batches.
 pub(super) type Batches = Box<dyn Iterator<Item = Result<RecordBatch, Failure>>>;
+/// [`Batches`] that a thread of their own can read.
+pub(super) type SendBatches = Box<dyn Iterator<Item = Result<RecordBatch, Failure>> + Send>;
 
 fn bad_input(a: &ConvertArgs) -> impl Fn(String) -> Failure + '_ {
     move |m| Failure::input(format!("{}: {m}", a.input.display()))
@@ -47,7 +49,7 @@ pub fn convert(
     // Batches do not say how far into the input they are: rows only.
     progress.borrow_mut().set_total(None);
     let (schema, batches) = open(a, from)?;
-    let (schema, batches) = super::time_unit::apply(a, schema, batches)?;
+    let (schema, batches) = super::time_unit::apply(a, schema, read_ahead(batches))?;
     let mut batches = batches.inspect(move |b| {
         if let Ok(b) = b {
             progress.borrow_mut().rows_done(b.num_rows() as u64, None);
@@ -76,8 +78,32 @@ pub(super) fn write_batches(
     })
 }
 
+/// Batches read on a thread of their own, up to two ahead of their consumer: decoding the
+/// input (Parquet pages, IPC buffers, RCFile or TsFile columns) overlaps encoding the output.
+fn read_ahead(batches: SendBatches) -> Batches {
+    let (tx, rx) = std::sync::mpsc::sync_channel(2);
+    let reader = std::thread::spawn(move || {
+        for b in batches {
+            let failed = b.is_err();
+            // A consumer that stopped (on its own failure) drops the receiver.
+            if tx.send(b).is_err() || failed {
+                break;
+            }
+        }
+    });
+    let mut reader = Some(reader);
+    Box::new(std::iter::from_fn(move || match rx.recv() {
+        Ok(b) => Some(b),
+        // The reader is done; its panic, if it had one, is a failure here.
+        Err(_) => match reader.take().map(std::thread::JoinHandle::join) {
+            Some(Err(_)) => Some(Err(Failure::input("the thread reading the input failed"))),
+            _ => None,
+        },
+    }))
+}
+
 /// The input's Arrow schema and batches.
-pub(super) fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, Batches), Failure> {
+pub(super) fn open(a: &ConvertArgs, from: Fmt) -> Result<(SchemaRef, SendBatches), Failure> {
     let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
     let path = a.input.clone();
     let arrow_err =

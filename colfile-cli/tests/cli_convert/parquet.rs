@@ -204,6 +204,26 @@ fn bad_parquet_options_and_files() {
         assert_eq!(o.status.code(), Some(1), "{out}");
         assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
     }
+    // Inputs cut short, their batches read on a thread of their own: the failure is still
+    // one line naming the input, and no output is left.
+    let rc = rc_fixture("all_types_binary_none");
+    let ts = ts_fixture("basic");
+    for (input, args) in [(&rc.path, rc.args.clone()), (&ts.path, vec![])] {
+        let bytes = std::fs::read(input).unwrap();
+        let cut = dir.join(format!(
+            "cut_{}",
+            input.file_name().unwrap().to_string_lossy()
+        ));
+        std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+        for out in ["c.parquet", "c.arrow", "c.rc"] {
+            let o = convert(&cut, &dir.join(out), &args);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{out}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains(path_str(&cut)), "{err}");
+            assert!(!dir.join(out).exists(), "{out}");
+        }
+    }
 }
 
 #[test]
