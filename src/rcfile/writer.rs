@@ -343,12 +343,18 @@ impl<W: Write> RcFileWriter<W> {
             b.lengths.push(cell.len());
             b.count += 1;
         }
-        self.rows += 1;
-        self.plain_bytes += row_bytes;
-        if self.plain_bytes > self.row_group_bytes || self.rows >= self.row_group_rows {
+        if self.count_row(row_bytes) {
             self.flush_row_group()?;
         }
         Ok(())
+    }
+
+    /// Counts a row of `row_bytes` plain bytes into the row group; whether the group is then
+    /// full (to be written before the next row).
+    fn count_row(&mut self, row_bytes: usize) -> bool {
+        self.rows += 1;
+        self.plain_bytes += row_bytes;
+        self.plain_bytes > self.row_group_bytes || self.rows >= self.row_group_rows
     }
 
     /// Appends `rows` rows given column by column, as [`write_row`](Self::write_row) would
@@ -386,9 +392,7 @@ impl<W: Write> RcFileWriter<W> {
                 *h += len(c, r);
                 row_bytes += len(c, r);
             }
-            self.rows += 1;
-            self.plain_bytes += row_bytes;
-            if self.plain_bytes > self.row_group_bytes || self.rows >= self.row_group_rows {
+            if self.count_row(row_bytes) {
                 self.append_columns(columns, first..r + 1);
                 first = r + 1;
                 self.flush_row_group()?;
