@@ -9,7 +9,7 @@ use crate::progress::Progress;
 use crate::read_cmds::serde_for;
 use crate::Failure;
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{json, HeaderVersion, RcFileWriter, Schema, Value};
+use colfile::rcfile::{json, HeaderVersion, RcFileWriter, RcFileWriterBuilder, Schema, Value};
 use colfile::sink::SyncWrite;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
@@ -120,15 +120,7 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
         } else {
             HeaderVersion::Rcf1
         });
-        if let Some(n) = a.row_group_rows {
-            b = b.with_row_group_rows(n);
-        }
-        if let Some(n) = a.row_group_bytes {
-            b = b.with_row_group_bytes(n);
-        }
-        if let Some(s) = a.sync {
-            b = b.with_sync(s);
-        }
+        b = row_groups(b, a.row_group_rows, a.row_group_bytes, a.sync);
         for (k, v) in &a.meta {
             b = b.with_metadata(k.clone(), v.clone());
         }
@@ -268,6 +260,26 @@ fn parse_row(schema: &Schema, n: usize, line: &str) -> Result<Vec<Value>, Failur
     let j: serde_json::Value = serde_json::from_str(line)
         .map_err(|e| Failure::input(format!("input line {n}: invalid JSON: {e}")))?;
     json::row_from_json(schema, &j).map_err(|e| Failure::input(format!("input line {n}: {e}")))
+}
+
+/// The `--row-group-rows`, `--row-group-bytes` and `--sync` given (for `write` and
+/// `convert`) applied to an RCFile writer's builder.
+pub(crate) fn row_groups<W: Write>(
+    mut b: RcFileWriterBuilder<W>,
+    rows: Option<usize>,
+    bytes: Option<usize>,
+    sync: Option<[u8; 16]>,
+) -> RcFileWriterBuilder<W> {
+    if let Some(n) = rows {
+        b = b.with_row_group_rows(n);
+    }
+    if let Some(n) = bytes {
+        b = b.with_row_group_bytes(n);
+    }
+    if let Some(s) = sync {
+        b = b.with_sync(s);
+    }
+    b
 }
 
 /// Runs `body` on a temporary file next to `out` and renames it to `out` when `body`

@@ -249,18 +249,7 @@ fn write_rcfile(
     let mut w = RcFileArrowWriter::builder(out, hive, serde)
         .with_codec(codec)
         .with_threads(crate::json_lines::workers())
-        .with_writer(|mut b| {
-            if let Some(n) = rows {
-                b = b.with_row_group_rows(n);
-            }
-            if let Some(n) = bytes {
-                b = b.with_row_group_bytes(n);
-            }
-            if let Some(s) = sync {
-                b = b.with_sync(s);
-            }
-            b
-        })
+        .with_writer(|b| crate::write_cmd::row_groups(b, rows, bytes, sync))
         .build()?;
     for batch in batches {
         w.write(&batch?)?;
