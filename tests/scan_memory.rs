@@ -12,82 +12,19 @@
 mod counting_alloc;
 
 use colfile::source::{ByteSource, FileSource, PlannedSource};
-use colfile::tsfile::format::schema::{MeasurementSchema, TableColumn, TableSchema};
-use colfile::tsfile::format::{ColumnCategory, Compression, DataType, Encoding};
 use colfile::tsfile::tools::layout::scan_data;
-use colfile::tsfile::{Query, TsFileReader, TsFileWriter, Value, ValueRef, WriterOptions};
+use colfile::tsfile::{Query, TsFileReader, ValueRef};
 use colfile::Limits;
+use colfile_testkit::huge::{aligned_file, tree_file, value_of, POINTS};
 use counting_alloc::{measure, Usage};
 
 #[global_allocator]
 static ALLOC: counting_alloc::Counting = counting_alloc::Counting;
 
 const MIB: usize = 1 << 20;
-/// Points in each huge chunk.
-const POINTS: i64 = 600_000;
 /// Most bytes a streaming scan may hold at once here. Reading one of these chunks whole
 /// holds its 4.8 MB body, and decoding it whole 4.8 MB of times and as much of values.
 const MOST: usize = 4 * MIB;
-
-/// Uncompressed PLAIN everywhere (times too), so that each chunk's data is 8 bytes a point.
-fn options() -> WriterOptions {
-    WriterOptions::default()
-        .with_page_max_points(10_000)
-        .with_memory_threshold(512 * MIB)
-        .with_time_codec(Encoding::Plain, Compression::Uncompressed)
-}
-
-fn value_of(t: i64) -> i64 {
-    (t * 7919) % 100_003
-}
-
-/// One table device, INT64 `v` and DOUBLE `d`, `POINTS` rows in one chunk per column.
-fn aligned_file() -> Vec<u8> {
-    let col = |n: &str, t| {
-        TableColumn::new(n, t, ColumnCategory::Field)
-            .with_codec(Encoding::Plain, Compression::Uncompressed)
-    };
-    let cols = vec![
-        TableColumn::new("dev", DataType::String, ColumnCategory::Tag),
-        col("v", DataType::Int64),
-        col("d", DataType::Double),
-    ];
-    let mut w = TsFileWriter::new(Vec::new(), options()).unwrap();
-    w.register_table(TableSchema::new("big", cols)).unwrap();
-    for t in 0..POINTS {
-        let v = value_of(t);
-        // Every 7th row has no `d`, so value pages carry nulls.
-        let d = if t % 7 == 0 {
-            Value::Null
-        } else {
-            Value::Double(v as f64 / 4.0)
-        };
-        let row = [Value::string("a"), Value::Int64(v), d];
-        w.write_row("big", t * 3, &row).unwrap();
-    }
-    w.finish_into_inner().unwrap().0
-}
-
-/// One tree device, non-aligned: `s1` at even times and `s2` at odd ones, `POINTS` points
-/// each, in one chunk each.
-fn tree_file() -> Vec<u8> {
-    let m = |n: &str| MeasurementSchema {
-        name: n.into(),
-        data_type: DataType::Int64,
-        encoding: Encoding::Plain,
-        compression: Compression::Uncompressed,
-        props: vec![],
-    };
-    let mut w = TsFileWriter::new(Vec::new(), options()).unwrap();
-    w.register_device("root.sg.d1", false, vec![m("s1"), m("s2")])
-        .unwrap();
-    for t in 0..2 * POINTS {
-        let name = if t % 2 == 0 { "s1" } else { "s2" };
-        let v = [(name, ValueRef::Int64(value_of(t)))];
-        w.write_record("root.sg.d1", t, &v).unwrap();
-    }
-    w.finish_into_inner().unwrap().0
-}
 
 /// Scans every row of `src`, checking each against `check(row, time, values)` as it goes
 /// (batches are dropped once checked); returns the rows, the largest batch and what was

@@ -3,6 +3,7 @@
 #![allow(missing_docs)]
 
 pub mod fault;
+pub mod huge;
 pub mod iot;
 pub mod iotdb;
 pub mod s3;

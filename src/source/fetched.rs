@@ -1,11 +1,13 @@
 //! [`FetchedSource`]: the byte ranges of a file that have been fetched so far, held as
 //! shared [`Bytes`] and read like a whole file. A read that reaches bytes not fetched fails
 //! with [`ErrorKind::Unfetched`] naming them, so that an async reader can fetch exactly
-//! those and run the (synchronous) parser again.
+//! those and run the (synchronous) parser again; or, for a parser running on a thread of
+//! its own, ask for them and wait ([`Demand`]).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
+use std::thread::ThreadId;
 
 use bytes::Bytes;
 
@@ -32,7 +34,31 @@ pub struct FetchedSource {
     len: u64,
     /// Pieces by start offset; they do not overlap.
     pieces: RwLock<BTreeMap<u64, Bytes>>,
+    /// Who to ask for missing bytes instead of failing, for reads on one thread.
+    demand: RwLock<Option<Demand>>,
 }
+
+/// How a read on one thread gets bytes that are not held: it calls `ask` with the range it
+/// reads, which returns once they are fetched (or fails), and reads again.
+#[derive(Clone)]
+pub(crate) struct Demand {
+    /// The only thread whose reads ask.
+    pub thread: ThreadId,
+    /// Fetches a range into this cache, blocking the calling thread meanwhile.
+    pub ask: Arc<dyn Fn(Range<u64>) -> Result<()> + Send + Sync>,
+}
+
+impl std::fmt::Debug for Demand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Demand")
+            .field("thread", &self.thread)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads that find their bytes missing again right after asking give up: the asker then
+/// returns the `Unfetched` error instead of looping.
+const ASKS_PER_READ: usize = 3;
 
 impl FetchedSource {
     /// A file of `len` bytes with nothing fetched yet.
@@ -40,7 +66,21 @@ impl FetchedSource {
         FetchedSource {
             len,
             pieces: RwLock::new(BTreeMap::new()),
+            demand: RwLock::new(None),
         }
+    }
+
+    /// Makes reads on `demand.thread` ask for missing bytes (or, with `None`, fail again).
+    pub(crate) fn set_demand(&self, demand: Option<Demand>) {
+        *self.demand.write().unwrap_or_else(|e| e.into_inner()) = demand;
+    }
+
+    /// The asker for reads on this thread, if any.
+    fn asker(&self) -> Option<Demand> {
+        let d = self.demand.read().unwrap_or_else(|e| e.into_inner());
+        d.as_ref()
+            .filter(|d| d.thread == std::thread::current().id())
+            .cloned()
     }
 
     /// Holds `bytes` as the file's bytes from `start` on. Bytes already held are kept (the
@@ -77,13 +117,38 @@ impl FetchedSource {
         }
     }
 
+    /// Drops the held bytes of `range` (a piece that straddles its edges is cut).
+    pub(crate) fn remove(&self, range: Range<u64>) {
+        let mut pieces = self.pieces.write().unwrap_or_else(|e| e.into_inner());
+        let first = pieces.range(..range.start).next_back().map(|(&s, _)| s);
+        let hit: Vec<u64> = first
+            .into_iter()
+            .chain(pieces.range(range.start..range.end).map(|(&s, _)| s))
+            .collect();
+        for start in hit {
+            let Some(b) = pieces.remove(&start) else {
+                continue;
+            };
+            let end = start + b.len() as u64;
+            if start < range.start {
+                let keep = (range.start.min(end) - start) as usize;
+                pieces.insert(start, b.slice(..keep));
+            }
+            if end > range.end {
+                let from = range.end.max(start);
+                pieces.insert(from, b.slice((from - start) as usize..));
+            }
+        }
+    }
+
     /// A second cache of the same file holding the same bytes (shared, not copied), from
-    /// then on filled and emptied independently of this one.
+    /// then on filled and emptied independently of this one (and asking no one).
     pub fn fork(&self) -> FetchedSource {
         let pieces = self.pieces.read().unwrap_or_else(|e| e.into_inner());
         FetchedSource {
             len: self.len,
             pieces: RwLock::new(pieces.clone()),
+            demand: RwLock::new(None),
         }
     }
 
@@ -136,6 +201,27 @@ impl ByteSource for FetchedSource {
 
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
         check_range(self.len, offset, buf.len())?;
+        let mut asks = 0;
+        loop {
+            match self.read_held(offset, buf) {
+                Err(e)
+                    if matches!(e.kind(), ErrorKind::Unfetched { .. }) && asks < ASKS_PER_READ =>
+                {
+                    let Some(d) = self.asker() else {
+                        return Err(e);
+                    };
+                    (d.ask)(offset..offset + buf.len() as u64)?;
+                    asks += 1;
+                }
+                r => return r,
+            }
+        }
+    }
+}
+
+impl FetchedSource {
+    /// Reads from the held pieces only.
+    fn read_held(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
         let pieces = self.pieces.read().unwrap_or_else(|e| e.into_inner());
         let end = offset + buf.len() as u64;
         let mut pos = offset;
@@ -170,13 +256,14 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// Whatever pieces were inserted, reads return the file's bytes where they are held
+        /// Whatever pieces were inserted (then some kept, some removed), reads return the file's bytes where they are held
         /// and name the first missing byte where they are not; `missing` agrees.
         #[test]
         fn reads_match_the_file(
             pieces in prop::collection::vec((0u64..300, 0u64..80), 0..12),
             reads in prop::collection::vec((0u64..320, 0usize..60), 1..20),
             keep in (0u64..300, 0u64..300),
+            drop in (0u64..320, 0u64..320),
         ) {
             let file: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
             let src = FetchedSource::new(300);
@@ -188,8 +275,10 @@ mod tests {
             }
             let (a, b) = (keep.0.min(keep.1), keep.0.max(keep.1));
             src.retain(a..b);
+            let (c, d) = (drop.0.min(drop.1), drop.0.max(drop.1));
+            src.remove(c..d);
             for (i, h) in held.iter_mut().enumerate() {
-                *h &= (a..b).contains(&(i as u64));
+                *h &= (a..b).contains(&(i as u64)) && !(c..d).contains(&(i as u64));
             }
             prop_assert_eq!(src.held(), held.iter().filter(|h| **h).count() as u64);
             for (off, n) in reads {

@@ -8,6 +8,7 @@
 //! | `mod` | [`ByteSource`], [`FileSource`] |
 //! | `ranges` | wanted ranges merged and cut into requests |
 //! | `fetched` | [`FetchedSource`]: the fetched ranges of a file, read like the file |
+//! | `demand` | a scan on a thread of its own that asks an async reader for missing bytes |
 //! | `remote` | [`AsyncByteSource`], [`Counted`], [`FetchOptions`], and fetching into a [`FetchedSource`] |
 //! | `object` | [`ObjectSource`]: an object of an `object_store` store |
 //! | `planned` | [`PlannedSource`]: a local file read ahead in planned requests |
@@ -15,6 +16,8 @@
 use crate::{Error, Result};
 use std::sync::Arc;
 
+#[cfg(feature = "async")]
+pub(crate) mod demand;
 mod fetched;
 #[cfg(feature = "object_store")]
 mod object;

@@ -8,6 +8,12 @@
 //! whole index in one more when the query names no device (a full scan needs all of it),
 //! otherwise the index nodes the walk reaches; then per window of devices, their chunks'
 //! bytes merged into few requests, and the rest of any chunk longer than the first guess.
+//!
+//! A chunk of over 4 MiB (which the synchronous reader reads a page at a time) is not
+//! fetched whole: its window's scan runs on a thread of its own, which asks for each range
+//! it reaches and is missing; those asks are fetched with read-ahead, and the oldest of
+//! their bytes dropped once they pass the window's size, so that a read of a file written
+//! with huge chunks holds about a window, not a chunk.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -17,6 +23,7 @@ use arrow_schema::{SchemaRef, TimeUnit};
 use super::{TsFileArrowReader, TsFileArrowReaderBuilder};
 use crate::arrow::batch_stream::{BatchStream, Item, NextBatch};
 use crate::arrow::to_arrow;
+use crate::source::demand::{DemandFetch, Event, ScanThread};
 use crate::source::{fetch_into, resolve, AsyncByteSource, FetchOptions, FetchedSource};
 use crate::tsfile::mods::Modifications;
 use crate::tsfile::read::fetch_plan::{chunk_extents, next_window, MAX_INDEX_PREFETCH, WINDOW};
@@ -204,12 +211,16 @@ impl<A: AsyncByteSource + 'static> TsFileRecordBatchStreamBuilder<A> {
         let mut reader = resolve(&*source, &cache, fetch, &mut (), build).await?;
         reader.stream.hold(0);
         let schema = Arc::clone(&reader.plan.schema);
+        let demand = DemandFetch::new(options.window, MAX_READ_AHEAD, Vec::new());
         let state = State {
-            source,
-            cache,
-            reader,
-            options,
-            index,
+            fetcher: Fetcher {
+                source,
+                cache,
+                options,
+                index,
+                demand,
+            },
+            scan: Scan::Here(Box::new(reader)),
             done: false,
         };
         Ok(BatchStream::new(schema, state))
@@ -244,56 +255,139 @@ impl<A> Clone for TsFileRecordBatchStreamBuilder<A> {
 /// [`TsFileArrowReader`].
 pub type TsFileRecordBatchStream = BatchStream;
 
+type Reader = TsFileArrowReader<Arc<FetchedSource>>;
+
 /// The stream's state between batches.
 struct State<A> {
+    fetcher: Fetcher<A>,
+    scan: Scan,
+    done: bool,
+}
+
+/// Where the scan runs.
+enum Scan {
+    /// Here, between awaits: every byte it reads was fetched before its window started.
+    Here(Box<Reader>),
+    /// On a thread of its own, for a window with chunks too large to fetch whole: it asks
+    /// for their pages' bytes as it reaches them.
+    Away(ScanThread<Item, Box<Reader>>),
+    /// Neither (only while moving between the two).
+    Moving,
+}
+
+/// What fetches: the source, its cache and the fetch settings.
+struct Fetcher<A> {
     source: Arc<A>,
     cache: Arc<FetchedSource>,
-    reader: TsFileArrowReader<Arc<FetchedSource>>,
     options: AsyncReadOptions,
     /// The index and footer, kept while chunk bytes come and go.
     index: Range<u64>,
-    done: bool,
+    /// The asks of a scan away, within the window's bytes.
+    demand: DemandFetch,
 }
 
 impl<A: AsyncByteSource + 'static> NextBatch for State<A> {
     /// The next batch: from the devices already fetched, else after fetching the next
-    /// window of them.
+    /// window of them; a window with chunks over 4 MiB is scanned on a
+    /// thread that asks for their pages as it goes.
     async fn next(&mut self) -> Option<Item> {
         loop {
             if self.done {
                 return None;
             }
-            if let Some(item) = self.reader.next() {
-                self.done = item.is_err();
-                return Some(item);
-            }
-            if !self.reader.stream.blocked() {
-                return None;
-            }
-            if let Err(e) = self.fetch_window().await {
-                self.done = true;
-                return Some(Err(to_arrow(e)));
+            match &mut self.scan {
+                Scan::Here(reader) => {
+                    if let Some(item) = reader.next() {
+                        self.done = item.is_err();
+                        return Some(item);
+                    }
+                    if !reader.stream.blocked() {
+                        return None;
+                    }
+                    match self.fetcher.fetch_window(reader).await {
+                        Err(e) => {
+                            self.done = true;
+                            return Some(Err(to_arrow(e)));
+                        }
+                        Ok(true) => self.send_away(),
+                        Ok(false) => {}
+                    }
+                }
+                Scan::Away(thread) => match thread.next().await {
+                    Event::Item(item) => {
+                        self.done = item.is_err();
+                        return Some(item);
+                    }
+                    Event::Need(range) => {
+                        let f = &mut self.fetcher;
+                        let (src, cache, fetch) = (&*f.source, &*f.cache, &f.options.fetch);
+                        let fetched = f.demand.serve(src, cache, fetch, range).await;
+                        thread.answer(fetched);
+                    }
+                    Event::Done(reader) => self.scan = Scan::Here(reader),
+                },
+                Scan::Moving => return None,
             }
         }
     }
 }
 
-impl<A: AsyncByteSource> State<A> {
-    /// Drops the chunks of the devices read, then fetches those the next window reads.
-    async fn fetch_window(&mut self) -> Result<()> {
+impl<A> State<A> {
+    /// Moves the scan to a thread of its own for the window just allowed.
+    fn send_away(&mut self) {
+        let Scan::Here(reader) = std::mem::replace(&mut self.scan, Scan::Moving) else {
+            return;
+        };
+        let mut failed = false;
+        let cache = Arc::clone(&self.fetcher.cache);
+        let thread = ScanThread::spawn(cache, reader, move |r: &mut Box<Reader>| {
+            if failed {
+                return None;
+            }
+            let item = r.next()?;
+            failed = item.is_err();
+            Some(item)
+        });
+        self.scan = Scan::Away(thread);
+    }
+}
+
+impl<A: AsyncByteSource> Fetcher<A> {
+    /// Drops the chunks of the devices read, then fetches those the next window reads;
+    /// whether the window has chunks too large to fetch whole (only their first bytes are).
+    async fn fetch_window(&mut self, reader: &mut Reader) -> Result<bool> {
         let (src, cache, fetch) = (&*self.source, &*self.cache, &self.options.fetch);
         cache.retain(self.index.clone());
-        let stream = &mut self.reader.stream;
+        self.demand.clear();
+        let stream = &mut reader.stream;
         let budget = self.options.window;
         let w = resolve(src, cache, fetch, stream, |s| next_window(s, budget)).await?;
         fetch_into(src, cache, w.guess, fetch).await?;
         let chunks = &w.chunks;
-        let exact = resolve(src, cache, fetch, stream, |s| {
-            chunk_extents(s, chunks, false)
+        let (whole, cut) = resolve(src, cache, fetch, stream, |s| {
+            Ok((
+                chunk_extents(s, chunks, false)?,
+                chunk_extents(s, chunks, true)?,
+            ))
         })
         .await?;
-        fetch_into(src, cache, exact, fetch).await?;
-        self.reader.stream.allow(w.devices, w.plans);
-        Ok(())
+        let large: Vec<Range<u64>> = whole
+            .iter()
+            .zip(&cut)
+            .filter(|(a, b)| a != b)
+            .map(|(a, _)| a.clone())
+            .collect();
+        fetch_into(src, cache, cut, fetch).await?;
+        reader.stream.allow(w.devices, w.plans);
+        // Each large chunk is read at its own place: read ahead a share of the window each.
+        let share = (budget / (large.len() as u64 + 1)).clamp(MIN_READ_AHEAD, MAX_READ_AHEAD);
+        let threaded = !large.is_empty();
+        self.demand = DemandFetch::new(budget, share, large);
+        Ok(threaded)
     }
 }
+
+/// Bytes of a large chunk fetched at once by a scan that asks for its pages: the most, and
+/// the least however many large chunks share the window.
+const MAX_READ_AHEAD: u64 = 4 << 20;
+const MIN_READ_AHEAD: u64 = 64 << 10;
