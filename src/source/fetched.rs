@@ -71,6 +71,7 @@ impl FetchedSource {
     }
 
     /// Makes reads on `demand.thread` ask for missing bytes (or, with `None`, fail again).
+    #[cfg(feature = "async")]
     pub(crate) fn set_demand(&self, demand: Option<Demand>) {
         *self.demand.write().unwrap_or_else(|e| e.into_inner()) = demand;
     }
@@ -118,6 +119,7 @@ impl FetchedSource {
     }
 
     /// Drops the held bytes of `range` (a piece that straddles its edges is cut).
+    #[cfg(any(feature = "async", test))]
     pub(crate) fn remove(&self, range: Range<u64>) {
         let mut pieces = self.pieces.write().unwrap_or_else(|e| e.into_inner());
         let first = pieces.range(..range.start).next_back().map(|(&s, _)| s);
