@@ -1,11 +1,11 @@
 //! TsFiles in a real S3-compatible server (moto's standalone server, started on 127.0.0.1
 //! by the test): read through `object_store`'s S3 client with the async reader, they give
-//! the batches the synchronous reader gives on the local bytes; a missing object is a clear
-//! error naming it.
+//! the batches the synchronous reader gives on the local bytes, files written with huge
+//! chunks included (fetched a window at a time); a missing object is a clear error naming it.
 
 use std::sync::Arc;
 
-use colfile::arrow::{TsFileArrowReader, TsFileRecordBatchStreamBuilder};
+use colfile::arrow::{AsyncReadOptions, TsFileArrowReader, TsFileRecordBatchStreamBuilder};
 use colfile::source::{Counted, ObjectSource};
 use colfile::tsfile::{Query, TsFileReader};
 use colfile::ErrorKind;
@@ -103,4 +103,49 @@ async fn a_missing_object_is_an_error_naming_it() {
         std::error::Error::source(&e).is_some(),
         "the store's error is the source"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn huge_chunks_read_from_s3_a_window_at_a_time() {
+    // Chunks of 4.8 MB, over the 4 MiB read whole: through the S3 client their pages are
+    // fetched as the scan reaches them, the bytes held stay within the window (2 MiB) and a
+    // MiB, and the batches are the local reader's.
+    use colfile_testkit::huge::{aligned_file, tree_file};
+    let server = MotoServer::start();
+    server.create_bucket("data");
+    let store = store_of(&server, "data");
+    const WINDOW: u64 = 2 << 20;
+    for (key, bytes) in [
+        ("huge/aligned.tsfile", aligned_file()),
+        ("huge/tree.tsfile", tree_file()),
+    ] {
+        server.put_object("data", key, &bytes);
+        let want = local(&bytes, &Query::all()).unwrap();
+        let src = ObjectSource::open(Arc::clone(&store), Path::from(key))
+            .await
+            .unwrap();
+        let src = Arc::new(Counted::new(src));
+        let opts = AsyncReadOptions {
+            window: WINDOW,
+            ..AsyncReadOptions::default()
+        };
+        let b = TsFileRecordBatchStreamBuilder::new_with_options(Arc::clone(&src), opts)
+            .await
+            .unwrap();
+        let cache = Arc::clone(b.reader().source());
+        let mut stream = b.build().await.unwrap();
+        let (mut got, mut most) = (Vec::new(), 0);
+        while let Some(batch) = stream.try_next().await.unwrap() {
+            most = most.max(cache.held());
+            got.push(batch);
+        }
+        assert_eq!(got, want, "{key}");
+        assert!(most <= WINDOW + (1 << 20), "{key}: held {most} bytes");
+        let len = bytes.len() as u64;
+        assert!(
+            src.bytes() <= len * 5 / 2,
+            "{key}: fetched {} of {len} bytes",
+            src.bytes()
+        );
+    }
 }
