@@ -152,7 +152,7 @@ fn write_tsfile(
 /// Writes an Arrow stream into a new RCFile; returns what was written.
 #[pyfunction]
 #[pyo3(signature = (path, data, schema=None, serde="binary", codec=None, serde_properties=None,
-                    time_zone=None, calendar=None))]
+                    time_zone=None, calendar=None, threads=1))]
 #[allow(clippy::too_many_arguments)]
 fn write_rcfile(
     py: Python<'_>,
@@ -164,11 +164,13 @@ fn write_rcfile(
     serde_properties: Option<HashMap<String, String>>,
     time_zone: Option<&str>,
     calendar: Option<&str>,
+    threads: usize,
 ) -> PyResult<HashMap<&'static str, u64>> {
     let w = write::RcWrite {
         schema: schema.map(str::parse).transpose().py_err(py)?,
         serde: serde_of(serde, serde_properties, time_zone, calendar).py_err(py)?,
         codec,
+        threads: threads.max(1),
     };
     let summary = py.detach(|| write::write_rcfile(&path, data.0, w));
     summary.map(|s| s.into_iter().collect()).py_err(py)

@@ -156,6 +156,8 @@ pub struct RcWrite {
     pub schema: Option<HiveSchema>,
     pub serde: Serde,
     pub codec: Option<String>,
+    /// Threads that encode a large batch's columns.
+    pub threads: usize,
 }
 
 /// Writes `data` into a new RCFile at `path`.
@@ -174,6 +176,7 @@ pub fn write_rcfile(path: &Path, data: ArrowArrayStreamReader, w: RcWrite) -> Re
     let (staged, out) = Staged::create(path)?;
     let mut writer = RcFileArrowWriter::builder(out, schema, w.serde)
         .with_codec(codec)
+        .with_threads(w.threads)
         .build()?;
     for batch in data {
         writer.write(&batch.map_err(Error::from)?)?;

@@ -148,6 +148,34 @@ def test_written_files_read_back_the_same(tmp_path, serde, codec):
     assert same(back.to_pylist(), table.to_pylist())
 
 
+def test_threads_do_not_change_the_file(tmp_path):
+    # 40,000 rows of three columns: batches large enough to be encoded on several threads.
+    n = 40_000
+    t = pa.table({"id": pa.array(range(n), pa.int64()),
+                  "name": [None if i % 11 == 0 else f"n{i * 7919 % 1000}" for i in range(n)],
+                  "x": pa.array([i / 8 for i in range(n)], pa.float64())})
+    one, four = tmp_path / "one.rc", tmp_path / "four.rc"
+    colfile.write_rcfile(one, t, codec="lz4", threads=1)
+    colfile.write_rcfile(four, t, codec="lz4", threads=4)
+    a = np.frombuffer(one.read_bytes(), np.uint8)
+    b = np.frombuffer(four.read_bytes(), np.uint8)
+    assert len(a) == len(b)
+    # The files differ only in their random 16-byte sync markers: every run of differing
+    # bytes starts a copy of one same marker.
+    starts, last = [], None
+    for i in np.nonzero(a != b)[0]:
+        if last is None or i - last >= 16:
+            starts.append(int(i))
+            last = i
+    assert starts, "two files with the same sync marker"
+    assert len({a[s:s + 16].tobytes() for s in starts}) == 1
+    assert len({b[s:s + 16].tobytes() for s in starts}) == 1
+    back = colfile.read_rcfile(four, "id:bigint,name:string,x:double")
+    assert back.to_pylist() == t.to_pylist()
+    with pytest.raises(colfile.InvalidArgumentError):
+        colfile.write_rcfile(tmp_path / "bad.rc", t, threads=0)
+
+
 def test_the_hive_schema_follows_the_arrow_types_when_not_given(tmp_path):
     t = pa.table({"id": pa.array([1, 2, None], pa.int32()), "name": ["a", None, "c"],
                   "tags": pa.array([["x"], [], None], pa.list_(pa.string()))})

@@ -379,6 +379,7 @@ def write_rcfile(
     serde_properties: Optional[Mapping[str, str]] = None,
     time_zone: Optional[str] = None,
     calendar: Optional[str] = None,
+    threads: Optional[int] = None,
 ) -> Dict[str, int]:
     """Writes a pyarrow table, record batch, record-batch reader or pandas frame to a new RCFile.
 
@@ -388,10 +389,11 @@ def write_rcfile(
     (Hadoop's codec classes, as Hive reads them). The file appears at ``path`` only once
     complete and synced. Returns ``rows``, ``row_groups`` and ``bytes``.
     ``serde_properties``, ``time_zone`` and ``calendar`` are the table's serde settings, as
-    :func:`read_rcfile_batches` takes them.
+    :func:`read_rcfile_batches` takes them. A large batch's columns are encoded on
+    ``threads`` threads (default: the cores, at most 8); the file is the same.
     """
     hive = None if schema is None else _hive_schema(schema)
     return _colfile.write_rcfile(
         os.fspath(path), _arrow_data(data, for_tsfile=False), hive, serde, codec,
-        _props(serde_properties), time_zone, calendar,
+        _props(serde_properties), time_zone, calendar, _threads(threads),
     )

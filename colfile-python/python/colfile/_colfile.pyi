@@ -61,4 +61,5 @@ def write_rcfile(
     serde_properties: Optional[Dict[str, str]] = None,
     time_zone: Optional[str] = None,
     calendar: Optional[str] = None,
+    threads: int = 1,
 ) -> Dict[str, int]: ...
