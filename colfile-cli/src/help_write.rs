@@ -169,6 +169,11 @@ pub const CONVERT: Help = Help {
                 ),
                 ("--time-column NAME", "TsFile output: the time column (default time)"),
                 (
+                    "--memory-threshold BYTES",
+                    "TsFile output: buffered bytes before a chunk group is flushed (what the \
+                     writer holds; as write's)",
+                ),
+                (
                     "--time-as bigint|timestamp",
                     "RCFile output from a TsFile: time as bigint ms or Hive timestamp",
                 ),

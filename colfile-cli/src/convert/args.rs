@@ -35,6 +35,8 @@ pub struct ConvertArgs {
     pub fsync: bool,
     /// `--keep-encodings`: a tree TsFile copy keeps every encoding.
     pub keep_encodings: bool,
+    /// `--memory-threshold`: TsFile output's buffered bytes before a chunk group is flushed.
+    pub memory_threshold: Option<usize>,
     /// `Some(true)`: `--progress`, `Some(false)`: `--no-progress`.
     pub progress: Option<bool>,
     /// Parquet and Arrow output: `--timestamp-unit s|ms|us|ns`, the unit of timestamp
@@ -77,6 +79,7 @@ impl ConvertArgs {
             time_as_timestamp: false,
             fsync: false,
             keep_encodings: false,
+            memory_threshold: None,
             progress: None,
             timestamp_unit: None,
         };
@@ -105,6 +108,7 @@ impl ConvertArgs {
                 },
                 Long("fsync") => a.fsync = true,
                 Long("keep-encodings") => a.keep_encodings = true,
+                Long("memory-threshold") => a.memory_threshold = Some(p.value()?.parse()?),
                 Long("progress") => a.progress = Some(true),
                 Long("no-progress") => a.progress = Some(false),
                 Long("no-header") => read_args.push("--no-header".into()),

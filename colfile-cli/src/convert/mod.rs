@@ -210,8 +210,11 @@ fn tree_copy(a: &ConvertArgs) -> Result<bool, Failure> {
     }
     let out_ctx = |e: colfile::Error| Failure::from(e).context(&a.output);
     let file = std::fs::File::create(&a.output).map_err(|e| out_ctx(colfile::Error::from(e)))?;
-    let mut w = TsFileWriter::new(std::io::BufWriter::new(file), WriterOptions::default())
-        .map_err(out_ctx)?;
+    let mut options = WriterOptions::default();
+    if let Some(n) = a.memory_threshold {
+        options = options.with_memory_threshold(n);
+    }
+    let mut w = TsFileWriter::new(std::io::BufWriter::new(file), options).map_err(out_ctx)?;
     let options = TreeCopyOptions::default().with_keep_encodings(a.keep_encodings);
     let sum = copy_tree_with(&reader, &mut w, options).map_err(ctx)?;
     for (series, from, to) in &sum.reencoded {

@@ -155,6 +155,7 @@ fn write_args(a: &ConvertArgs, to: Fmt, schema: String, table: Option<String>) -
         calendar: a.read.calendar.clone(),
         ts: TsWriteArgs {
             table,
+            memory_threshold: a.memory_threshold,
             ..TsWriteArgs::default()
         },
     }

@@ -257,3 +257,36 @@ fn csv_cells_write_what_json_lines_write(blob: bool) {
     assert!(err.contains(&format!("line {}:", line_of(row))), "{err}");
     assert!(!dir.join("bad.tsfile").exists());
 }
+
+#[test]
+fn memory_threshold_bounds_what_a_tsfile_output_buffers() {
+    // 20,000 CSV rows into a TsFile: by default one chunk group; with a 16 KiB threshold the
+    // writer flushes many, and the rows are the same.
+    use colfile::tsfile::tools::layout::scan_data;
+    let dir = tmp("ts_threshold");
+    let csv = dir.join("rows.csv");
+    let mut text = String::from("time,dev,v\n");
+    for i in 0..20_000 {
+        text.push_str(&format!("{i},d{},{}\n", i % 3, i * 7 % 1000));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let schema = "time:INT64:TIME,dev:STRING:TAG,v:INT64:FIELD";
+    let groups = |extra: &[&str]| {
+        let out = dir.join(format!("t{}.tsfile", extra.len()));
+        let mut args = strs(&["--schema", schema, "--table", "t"]);
+        args.extend(strs(extra));
+        ok(convert(&csv, &out, &args));
+        let bytes = std::fs::read(&out).unwrap();
+        let layout = scan_data(&bytes, &colfile::Limits::default()).unwrap();
+        (layout.groups.len(), cat(&out, &[]))
+    };
+    let (few, rows) = groups(&[]);
+    let (many, small_rows) = groups(&["--memory-threshold", "16384"]);
+    assert_eq!(rows.len(), 20_000);
+    assert_eq!(small_rows, rows);
+    assert!(few <= 3, "{few} chunk groups by default");
+    assert!(
+        many >= 10 * few,
+        "{many} chunk groups with a 16 KiB threshold"
+    );
+}
