@@ -315,3 +315,32 @@ async fn a_stream_dropped_while_its_scan_waits_ends_cleanly() {
     .await;
     assert_eq!(got.unwrap(), want);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_page_of_a_huge_chunk_is_the_same_located_error() {
+    // A page header in the middle of a huge chunk, overwritten: the scan that asks for its
+    // pages must stop where the synchronous one does, with the same error and location.
+    use colfile::tsfile::tools::layout::scan_data;
+    use colfile_testkit::huge::aligned_file;
+    let mut file = aligned_file();
+    let layout = scan_data(&file, &colfile::Limits::default()).unwrap();
+    let chunk = &layout.groups[0].chunks[1];
+    let page = &chunk.pages[chunk.pages.len() / 2];
+    let at = page.offset as usize;
+    file[at..at + 5].copy_from_slice(&[0xff; 5]);
+    let file = Bytes::from(file);
+    let want = sync_read(&file, &Query::all(), 4096).unwrap_err();
+    let named = format!("chunk at byte {}, page {}", chunk.offset, page.index);
+    assert!(want.contains(&named), "{want}");
+    for window in [1 << 20, 16 << 20] {
+        let src = Arc::new(Counted::new(file.clone()));
+        let opts = AsyncReadOptions {
+            window,
+            ..AsyncReadOptions::default()
+        };
+        let got = async_read(&src, &Query::all(), 4096, opts)
+            .await
+            .unwrap_err();
+        assert_eq!(got, want, "window {window}");
+    }
+}
