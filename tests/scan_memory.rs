@@ -6,7 +6,8 @@
 //! written; for the aligned (table) scan, the non-aligned (tree) merge, and a planned read
 //! of a local file. And an RCFile scan is flat in file size: four times the row groups cost
 //! no more. (A TsFile scan is not flat in every direction: it keeps the list of the devices
-//! it will read, and a device's chunk metadata while it reads the device.)
+//! it will read, and a device's chunk metadata while it reads the device; four times the
+//! rows of the same devices cost that metadata, not their data.)
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
@@ -175,4 +176,33 @@ fn rcfile_scans_are_flat_in_file_size() {
     };
     let (small, big) = (usage(20_000), usage(80_000));
     assert!(flat(small, big), "{small:?} then {big:?}");
+}
+
+#[test]
+fn tsfile_scans_grow_with_chunk_metadata_not_data() {
+    // The same 8 devices with four times the rows (four times the chunk groups, flushed
+    // every 8,000 rows): what a scan holds grows by the device's chunk metadata it keeps
+    // (its statistics per chunk), a small part of what the file grows by; holding a
+    // device's chunks would grow with the data. Rows are counted and checked as they come.
+    let usage = |rows: usize| {
+        let file = colfile_testkit::iot::iot_table(8, rows, 8_000);
+        let reader = TsFileReader::open(&file[..]).unwrap();
+        let (n, usage) = measure(|| {
+            let mut n = 0usize;
+            for batch in reader.query(&Query::all()).unwrap() {
+                let batch = batch.unwrap();
+                assert!(batch.times.windows(2).all(|w| w[0] < w[1]));
+                n += batch.len();
+            }
+            n
+        });
+        assert_eq!(n, 8 * rows);
+        (usage, file.len())
+    };
+    let ((small, small_len), (big, big_len)) = (usage(10_000), usage(40_000));
+    let grew = big.peak_live.saturating_sub(small.peak_live);
+    assert!(
+        grew < (big_len - small_len) / 8,
+        "{small:?} then {big:?}; the file grew {small_len} -> {big_len} bytes"
+    );
 }
