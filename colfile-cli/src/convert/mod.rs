@@ -200,7 +200,7 @@ fn run(a: &ConvertArgs, from: Fmt, to: Fmt, progress: pipe::SharedProgress) -> R
 /// which the row pipe converts.
 fn tree_copy(a: &ConvertArgs) -> Result<bool, Failure> {
     use crate::input::Input;
-    use colfile::tsfile::{copy_tree_with, TreeCopyOptions, TsFileWriter, WriterOptions};
+    use colfile::tsfile::{copy_tree_with, TreeCopyOptions, TsFileWriter};
     let ctx = |e: colfile::Error| Failure::from(e).context(&a.input);
     let src = Input::open(&a.input).map_err(ctx)?;
     let reader = crate::ts_open::reader(src, &a.input, &a.read.limits, a.read.no_mods);
@@ -210,7 +210,9 @@ fn tree_copy(a: &ConvertArgs) -> Result<bool, Failure> {
     }
     let out_ctx = |e: colfile::Error| Failure::from(e).context(&a.output);
     let file = std::fs::File::create(&a.output).map_err(|e| out_ctx(colfile::Error::from(e)))?;
-    let mut options = WriterOptions::default();
+    // The writer's threads as every other TsFile output of the command line (the bytes do
+    // not depend on them).
+    let mut options = crate::tsfile_cmds::base_options();
     if let Some(n) = a.memory_threshold {
         options = options.with_memory_threshold(n);
     }
