@@ -234,19 +234,18 @@ impl DemandFetch {
             .min(self.stop(read.start))
             .min(cache.len())
             .max(read.end);
-        let want = read.start..end.max(read.end);
+        let want = read.start..end;
         let room = self.budget.saturating_sub(want.end - want.start);
-        let mut kept = VecDeque::with_capacity(self.pieces.len());
-        while let Some(p) = self.pieces.pop_front() {
+        let held = &mut self.held;
+        self.pieces.retain(|p| {
             let overlaps_read = p.start < read.end && read.start < p.end;
-            if self.held > room && !overlaps_read {
-                self.held -= p.end - p.start;
-                cache.remove(p);
-            } else {
-                kept.push_back(p);
+            if *held > room && !overlaps_read {
+                *held -= p.end - p.start;
+                cache.remove(p.clone());
+                return false;
             }
-        }
-        self.pieces = kept;
+            true
+        });
         let gaps = cache.missing(want);
         fetch_into(src, cache, gaps.iter().cloned(), opts).await?;
         for g in gaps {
@@ -254,12 +253,6 @@ impl DemandFetch {
             self.pieces.push_back(g);
         }
         Ok(())
-    }
-
-    /// Forgets the pieces (their bytes were dropped with the rest of a window's).
-    pub fn clear(&mut self) {
-        self.pieces.clear();
-        self.held = 0;
     }
 }
 

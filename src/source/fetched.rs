@@ -258,8 +258,9 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// Whatever pieces were inserted (then some kept, some removed), reads return the file's bytes where they are held
-        /// and name the first missing byte where they are not; `missing` agrees.
+        /// Whatever pieces were inserted (then some kept, some removed), reads return the
+        /// file's bytes where they are held and name the first missing byte where they are
+        /// not; `missing` agrees.
         #[test]
         fn reads_match_the_file(
             pieces in prop::collection::vec((0u64..300, 0u64..80), 0..12),

@@ -26,7 +26,9 @@ use crate::arrow::to_arrow;
 use crate::source::demand::{DemandFetch, Event, ScanThread};
 use crate::source::{fetch_into, resolve, AsyncByteSource, FetchOptions, FetchedSource};
 use crate::tsfile::mods::Modifications;
-use crate::tsfile::read::fetch_plan::{chunk_extents, next_window, MAX_INDEX_PREFETCH, WINDOW};
+use crate::tsfile::read::fetch_plan::{
+    chunk_extents, next_window, ChunkExtent, MAX_INDEX_PREFETCH, WINDOW,
+};
 use crate::tsfile::{FileMetadata, Query, TsFileReader};
 use crate::{Limits, Result};
 
@@ -358,26 +360,19 @@ impl<A: AsyncByteSource> Fetcher<A> {
     async fn fetch_window(&mut self, reader: &mut Reader) -> Result<bool> {
         let (src, cache, fetch) = (&*self.source, &*self.cache, &self.options.fetch);
         cache.retain(self.index.clone());
-        self.demand.clear();
         let stream = &mut reader.stream;
         let budget = self.options.window;
         let w = resolve(src, cache, fetch, stream, |s| next_window(s, budget)).await?;
         fetch_into(src, cache, w.guess, fetch).await?;
         let chunks = &w.chunks;
-        let (whole, cut) = resolve(src, cache, fetch, stream, |s| {
-            Ok((
-                chunk_extents(s, chunks, false)?,
-                chunk_extents(s, chunks, true)?,
-            ))
-        })
-        .await?;
-        let large: Vec<Range<u64>> = whole
-            .iter()
-            .zip(&cut)
-            .filter(|(a, b)| a != b)
-            .map(|(a, _)| a.clone())
+        let extents = resolve(src, cache, fetch, stream, |s| chunk_extents(s, chunks)).await?;
+        let planned = extents.iter().map(ChunkExtent::planned);
+        fetch_into(src, cache, planned, fetch).await?;
+        let large: Vec<Range<u64>> = extents
+            .into_iter()
+            .filter(|e| e.paged.is_some())
+            .map(|e| e.whole)
             .collect();
-        fetch_into(src, cache, cut, fetch).await?;
         reader.stream.allow(w.devices, w.plans);
         // Each large chunk is read at its own place: read ahead a share of the window each.
         let share = (budget / (large.len() as u64 + 1)).clamp(MIN_READ_AHEAD, MAX_READ_AHEAD);

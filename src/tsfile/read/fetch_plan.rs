@@ -86,16 +86,31 @@ where
     Ok(w)
 }
 
-/// The exact bytes each chunk's scan may read: its header and data, and at least the first
-/// read a scan makes of a small chunk (`WHOLE_WINDOW` bytes, or to the end of the file).
-/// `whole_only`: a chunk the scan reads page by page (data over [`WHOLE_CHUNK_MAX`]) gets
-/// only that first read, so that a planned read does not hold it whole. Reads the chunk
-/// headers from the stream's source.
+/// The bytes of one chunk a scan may read, from its header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ChunkExtent {
+    /// Its header and data, and at least the first read a scan makes of a small chunk
+    /// (`WHOLE_WINDOW` bytes, or to the end of the file).
+    pub whole: Range<u64>,
+    /// For a chunk the scan reads page by page (data over [`WHOLE_CHUNK_MAX`]): that first
+    /// read alone, what a planned read fetches so as not to hold the chunk whole.
+    pub paged: Option<Range<u64>>,
+}
+
+impl ChunkExtent {
+    /// What a planned read fetches ahead of the scan: the first read of a chunk read page
+    /// by page, else all of it.
+    pub fn planned(&self) -> Range<u64> {
+        self.paged.clone().unwrap_or_else(|| self.whole.clone())
+    }
+}
+
+/// The exact bytes each chunk's scan may read ([`ChunkExtent`]). Reads the chunk headers
+/// from the stream's source.
 pub(crate) fn chunk_extents<S, R>(
     stream: &QueryStream<R>,
     chunks: &[u64],
-    whole_only: bool,
-) -> Result<Vec<Range<u64>>>
+) -> Result<Vec<ChunkExtent>>
 where
     S: ByteSource,
     R: Deref<Target = TsFileReader<S>>,
@@ -111,11 +126,11 @@ where
             .map_err(|e| e.in_chunk(off))?;
         let data_end = chunk.body_offset + chunk.header.data_size as u64;
         let first_read = off.saturating_add(WHOLE_WINDOW).min(len);
-        if whole_only && u64::from(chunk.header.data_size) > WHOLE_CHUNK_MAX {
-            out.push(off..first_read);
-        } else {
-            out.push(off..data_end.max(first_read));
-        }
+        let paged = u64::from(chunk.header.data_size) > WHOLE_CHUNK_MAX;
+        out.push(ChunkExtent {
+            whole: off..data_end.max(first_read),
+            paged: paged.then_some(off..first_read),
+        });
     }
     Ok(out)
 }
@@ -220,7 +235,8 @@ where
     let w = next_window(stream, budget)?;
     let source = stream.reader_and_query().0.source;
     source.will_need(&w.guess);
-    source.will_need(&chunk_extents(stream, &w.chunks, true)?);
+    let extents = chunk_extents(stream, &w.chunks)?;
+    source.will_need(&extents.iter().map(ChunkExtent::planned).collect::<Vec<_>>());
     Ok(w)
 }
 
