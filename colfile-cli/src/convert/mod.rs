@@ -195,6 +195,17 @@ fn run(a: &ConvertArgs, from: Fmt, to: Fmt, progress: pipe::SharedProgress) -> R
     pipe::run(a, source, to, progress)
 }
 
+/// The writer options of a TsFile output written directly (not through `write`'s
+/// arguments): the command line's threads (every TsFile output uses them; the bytes do not
+/// depend on them) and `--memory-threshold`.
+fn ts_options(a: &ConvertArgs) -> colfile::tsfile::WriterOptions {
+    let options = crate::tsfile_cmds::base_options();
+    match a.memory_threshold {
+        Some(n) => options.with_memory_threshold(n),
+        None => options,
+    }
+}
+
 /// TsFile to TsFile for a tree-model input (v3 or v4): every device copied with its
 /// alignment and codecs into a v4 file. `false` (nothing written) for a table-model input,
 /// which the row pipe converts.
@@ -210,13 +221,7 @@ fn tree_copy(a: &ConvertArgs) -> Result<bool, Failure> {
     }
     let out_ctx = |e: colfile::Error| Failure::from(e).context(&a.output);
     let file = std::fs::File::create(&a.output).map_err(|e| out_ctx(colfile::Error::from(e)))?;
-    // The writer's threads as every other TsFile output of the command line (the bytes do
-    // not depend on them).
-    let mut options = crate::tsfile_cmds::base_options();
-    if let Some(n) = a.memory_threshold {
-        options = options.with_memory_threshold(n);
-    }
-    let mut w = TsFileWriter::new(std::io::BufWriter::new(file), options).map_err(out_ctx)?;
+    let mut w = TsFileWriter::new(std::io::BufWriter::new(file), ts_options(a)).map_err(out_ctx)?;
     let options = TreeCopyOptions::default().with_keep_encodings(a.keep_encodings);
     let sum = copy_tree_with(&reader, &mut w, options).map_err(ctx)?;
     for (series, from, to) in &sum.reencoded {

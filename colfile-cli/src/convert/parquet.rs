@@ -270,11 +270,7 @@ fn write_tsfile(
 ) -> Result<String, Failure> {
     let name = super::sources::table_name(a);
     let table = arrow_schema_to_tsfile(&name, schema)?;
-    let mut options = crate::tsfile_cmds::base_options();
-    if let Some(n) = a.memory_threshold {
-        options = options.with_memory_threshold(n);
-    }
-    let mut w = TsFileArrowWriter::try_new(out, table, options)?;
+    let mut w = TsFileArrowWriter::try_new(out, table, super::ts_options(a))?;
     for batch in batches {
         w.write(&batch?)?;
     }
