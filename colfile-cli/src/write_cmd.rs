@@ -9,7 +9,9 @@ use crate::progress::Progress;
 use crate::read_cmds::serde_for;
 use crate::Failure;
 use colfile::compress::HadoopCodec;
-use colfile::rcfile::{json, HeaderVersion, RcFileWriter, RcFileWriterBuilder, Schema, Value};
+use colfile::rcfile::{
+    json, EncodedRows, HeaderVersion, RcFileWriter, RcFileWriterBuilder, Schema, Value,
+};
 use colfile::sink::SyncWrite;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
@@ -125,25 +127,21 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
             b = b.with_metadata(k.clone(), v.clone());
         }
         let mut w = b.build()?;
-        // Rows parsed and encoded into cells on worker threads; the cells gathered into
-        // row groups, compressed and written on another.
-        let encode =
-            |out: &mut EncodedRows, cells: &mut Vec<Vec<u8>>, n: usize, row: Vec<Value>| {
-                serde
-                    .encode_row(&schema, &row, cells)
-                    .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
-                out.push(n, cells);
-                Ok::<_, Failure>(())
-            };
-        let sink = |rows: EncodedRows| {
-            let mut cells = Vec::with_capacity(schema.len());
-            for (n, row) in rows.rows(schema.len()) {
-                cells.clear();
-                cells.extend(row);
-                w.write_row(&cells)
-                    .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
-            }
-            Ok(())
+        // Rows parsed and encoded into cells, column by column, on worker threads; the
+        // cells gathered into row groups, compressed and written on another.
+        let encode = |out: &mut LineRows, n: usize, row: &[Value]| {
+            out.rows
+                .push_row(&serde, &schema, row)
+                .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
+            out.lines.push(n);
+            Ok::<_, Failure>(())
+        };
+        let sink = |rows: LineRows| {
+            w.write_encoded(&rows.rows).map_err(|e| {
+                let (first, last) = (rows.lines.first(), rows.lines.last());
+                let (first, last) = (first.unwrap_or(&0), last.unwrap_or(&0));
+                Failure::input(format!("input lines {first}-{last}: {e}"))
+            })
         };
         let workers = crate::json_lines::workers();
         match input {
@@ -154,9 +152,13 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
                 )?),
                 workers,
                 |lines| {
-                    let (mut out, mut cells) = (EncodedRows::default(), Vec::new());
+                    let (mut out, mut row) = (LineRows::new(schema.len()), Vec::new());
                     for (n, line) in lines.lines() {
-                        encode(&mut out, &mut cells, n, parse_row(&schema, n, line)?)?;
+                        if json::row_from_json_line_into(&schema, line, &mut row) {
+                            encode(&mut out, n, &row)?;
+                        } else {
+                            encode(&mut out, n, &parse_row(&schema, n, line)?)?;
+                        }
                     }
                     Ok(out)
                 },
@@ -167,18 +169,18 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
                 crate::json_lines::cell_batches(rows),
                 workers,
                 |batch| {
-                    let (mut out, mut cells, mut text) =
-                        (EncodedRows::default(), Vec::new(), String::new());
-                    batch.for_each_row(&mut |n, row_cells| {
-                        let row = json::row_from_members(&schema, |m| reader.members(row_cells, m));
-                        let row = match row {
-                            Some(row) => row,
-                            None => {
-                                reader.json_line(row_cells, &mut text);
-                                parse_row(&schema, n, &text)?
-                            }
-                        };
-                        encode(&mut out, &mut cells, n, row)
+                    let mut out = LineRows::new(schema.len());
+                    let (mut row, mut text) = (Vec::new(), String::new());
+                    batch.for_each_row(&mut |n, cells| {
+                        if json::row_from_members_into(
+                            &schema,
+                            |m| reader.members(cells, m),
+                            &mut row,
+                        ) {
+                            return encode(&mut out, n, &row);
+                        }
+                        reader.json_line(cells, &mut text);
+                        encode(&mut out, n, &parse_row(&schema, n, &text)?)
                     })?;
                     Ok(out)
                 },
@@ -207,48 +209,19 @@ fn write_tsfile(a: &WriteArgs, input: RowInput<'_>) -> Result<(), Failure> {
     })
 }
 
-/// Rows of a batch of lines encoded into cells: each row's input line, and the end of each
-/// of its cells in `bytes`, row after row.
-#[derive(Default)]
-struct EncodedRows {
+/// Rows of a batch of input lines encoded into cells, and each row's line number.
+struct LineRows {
+    rows: EncodedRows,
     lines: Vec<usize>,
-    ends: Vec<usize>,
-    bytes: Vec<u8>,
 }
 
-impl EncodedRows {
-    fn push(&mut self, line: usize, cells: &[Vec<u8>]) {
-        self.lines.push(line);
-        for c in cells {
-            self.bytes.extend_from_slice(c);
-            self.ends.push(self.bytes.len());
+impl LineRows {
+    fn new(columns: usize) -> Self {
+        LineRows {
+            rows: EncodedRows::new(columns),
+            lines: Vec::new(),
         }
     }
-
-    /// Each row's input line and cells, in order, for rows of `width` cells.
-    fn rows(&self, width: usize) -> impl Iterator<Item = (usize, impl Iterator<Item = &[u8]>)> {
-        self.lines.iter().enumerate().map(move |(i, &n)| {
-            let cells = cell_ranges(&self.ends, width, i);
-            (n, cells.map(|r| self.bytes.get(r).unwrap_or_default()))
-        })
-    }
-}
-
-/// The ranges of row `i`'s cells in a buffer where each cell of rows of `width` cells ends
-/// at its `ends` entry.
-fn cell_ranges(
-    ends: &[usize],
-    width: usize,
-    i: usize,
-) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-    let before = (i * width).checked_sub(1);
-    let mut start = before.and_then(|k| ends.get(k)).copied().unwrap_or(0);
-    let row = ends.get(i * width..(i + 1) * width).unwrap_or_default();
-    row.iter().map(move |&end| {
-        let r = start..end;
-        start = end;
-        r
-    })
 }
 
 /// Input line `n` as a row of `schema`: flat rows of scalars without serde_json's tree,

@@ -7,6 +7,7 @@ use arrow_schema::Schema as ArrowSchema;
 
 use super::hive_types::{arrow_schema_to_hive, field_to_hive};
 use super::hive_values::value_into;
+use crate::rcfile::encoded::ColumnCells;
 use crate::rcfile::{
     Field, HadoopCodec, HiveType, RcFileWriter, RcFileWriterBuilder, RowWriter, RowWriterBuilder,
     Schema, Serde, Value, WriteSummary,
@@ -145,20 +146,20 @@ impl<W: Write> RcFileArrowWriter<W> {
     /// Each schema column's cells for `rows` rows of `sources`, column by column (one loop
     /// over an array's values, no row of values), the columns shared among the threads
     /// when the batch is large enough to pay for them.
-    fn encode_columns(&self, sources: &[Source], rows: usize) -> Result<Vec<Cells>> {
+    fn encode_columns(&self, sources: &[Source], rows: usize) -> Result<Vec<ColumnCells>> {
         let serde = self.rows.serde();
         let jobs: Vec<(Option<&dyn Array>, &Field)> = (sources.iter().map(Option::as_deref))
             .zip(self.schema.columns())
             .collect();
         let encode =
-            |&(src, col): &(Option<&dyn Array>, &Field)| Cells::encode(src, col, serde, rows);
+            |&(src, col): &(Option<&dyn Array>, &Field)| encode_cells(src, col, serde, rows);
         let threads = self.threads.min(jobs.len());
         if threads <= 1 || rows * jobs.len() < PARALLEL_CELLS {
             return jobs.iter().map(encode).collect();
         }
         // Columns dealt out in turn (wide string columns tend to sit together, and this
         // spreads them), share 0 on this thread.
-        let mut done: Vec<Option<Result<Cells>>> = jobs.iter().map(|_| None).collect();
+        let mut done: Vec<Option<Result<ColumnCells>>> = jobs.iter().map(|_| None).collect();
         // Share t of the columns: t, t + threads, ...
         let share = |t: usize| {
             let mine = (t..jobs.len()).step_by(threads);
@@ -241,32 +242,28 @@ type Source = Option<std::sync::Arc<dyn Array>>;
 /// Cells in a batch below which its columns are encoded on the caller's thread only.
 const PARALLEL_CELLS: usize = 1 << 15;
 
-/// One column's cells for a batch: each row's bytes end at its `ends` entry.
-struct Cells {
-    bytes: Vec<u8>,
-    ends: Vec<usize>,
-}
-
-impl Cells {
-    /// The cells of `rows` values of column `col` from `array` (all NULL without one).
-    fn encode(array: Option<&dyn Array>, col: &Field, serde: &Serde, rows: usize) -> Result<Cells> {
-        let mut c = Cells {
-            bytes: Vec::new(),
-            ends: Vec::with_capacity(rows),
-        };
-        let mut value = Value::Null;
-        for r in 0..rows {
-            if let Some(a) = array {
-                let at_row = |e: Error| e.at_row(r as u64).in_section("record batch");
-                value_into(a, r, &col.ty, &mut value).map_err(at_row)?;
-                serde.encode_in(col, &value, &mut c.bytes).map_err(at_row)?;
-            } else {
-                serde.encode_in(col, &Value::Null, &mut c.bytes)?;
-            }
-            c.ends.push(c.bytes.len());
+/// The cells of `rows` values of column `col` from `array` (all NULL without one).
+fn encode_cells(
+    array: Option<&dyn Array>,
+    col: &Field,
+    serde: &Serde,
+    rows: usize,
+) -> Result<ColumnCells> {
+    let mut c = ColumnCells {
+        bytes: Vec::new(),
+        ends: Vec::with_capacity(rows),
+    };
+    let mut value = Value::Null;
+    for r in 0..rows {
+        if let Some(a) = array {
+            let at_row = |e: Error| e.at_row(r as u64).in_section("record batch");
+            value_into(a, r, &col.ty, &mut value).map_err(at_row)?;
+            c.push(serde, col, &value).map_err(at_row)?;
+        } else {
+            c.push(serde, col, &Value::Null)?;
         }
-        Ok(c)
     }
+    Ok(c)
 }
 
 /// Whether values of Hive type `source` (what an Arrow field maps to) can be written as

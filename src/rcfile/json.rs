@@ -302,7 +302,26 @@ fn from_scalar(ty: &HiveType, j: Scalar<'_>) -> Option<Value> {
 /// assert_eq!(row, [Value::BigInt(7), Value::Null, Value::Decimal(price)]);
 /// ```
 pub fn row_from_json_line(schema: &super::Schema, line: &str) -> Option<Vec<Value>> {
-    row_of_members(schema, |m| crate::json_scan::visit_flat_row(line, m))
+    let mut row = Vec::new();
+    row_from_json_line_into(schema, line, &mut row).then_some(row)
+}
+
+/// [`row_from_json_line`] into `row`, whose values' room (a string's bytes) is reused:
+/// whether the line was read. `row` holds one value a column when it was; what it holds
+/// otherwise is unspecified.
+///
+/// ```
+/// use colfile::rcfile::{json, Schema, Value};
+/// let schema: Schema = "id:bigint,name:string".parse().unwrap();
+/// let mut row = Vec::new();
+/// for line in [r#"[1, "ada"]"#, r#"{"id": 2}"#] {
+///     assert!(json::row_from_json_line_into(&schema, line, &mut row));
+/// }
+/// assert_eq!(row, [Value::BigInt(2), Value::Null]);
+/// assert!(!json::row_from_json_line_into(&schema, "[1, [2]]", &mut row));
+/// ```
+pub fn row_from_json_line_into(schema: &super::Schema, line: &str, row: &mut Vec<Value>) -> bool {
+    row_of_members(schema, |m| crate::json_scan::visit_flat_row(line, m), row).is_some()
 }
 
 /// [`row_from_json_line`] of the JSON object whose members (key and value, in order)
@@ -324,28 +343,69 @@ pub fn row_from_members<'a>(
     schema: &super::Schema,
     members: impl FnOnce(&mut dyn FnMut(&'a str, Scalar<'a>) -> Option<()>) -> Option<()>,
 ) -> Option<Vec<Value>> {
-    row_of_members(schema, |m| {
-        members(&mut |k, v| m(Some(k), v)).map(|()| true)
-    })
+    let mut row = Vec::new();
+    row_from_members_into(schema, members, &mut row).then_some(row)
 }
 
-/// The row of the members `members` gives (see [`crate::json_scan::visit_columns`]).
+/// [`row_from_members`] into `row`, whose values' room is reused (as
+/// [`row_from_json_line_into`]): whether the members made a row.
+pub fn row_from_members_into<'a>(
+    schema: &super::Schema,
+    members: impl FnOnce(&mut dyn FnMut(&'a str, Scalar<'a>) -> Option<()>) -> Option<()>,
+    row: &mut Vec<Value>,
+) -> bool {
+    let members = |m: &mut dyn FnMut(Option<&'a str>, Scalar<'a>) -> Option<()>| {
+        members(&mut |k, v| m(Some(k), v)).map(|()| true)
+    };
+    row_of_members(schema, members, row).is_some()
+}
+
+/// The row of the members `members` gives (see [`crate::json_scan::visit_columns`]) into
+/// `row`: the columns they name read from their values, the others NULL.
 fn row_of_members<'a>(
     schema: &super::Schema,
     members: impl FnOnce(&mut dyn FnMut(Option<&'a str>, Scalar<'a>) -> Option<()>) -> Option<bool>,
-) -> Option<Vec<Value>> {
+    row: &mut Vec<Value>,
+) -> Option<()> {
     let cols = schema.columns();
-    let mut row = vec![Value::Null; cols.len()];
+    row.resize(cols.len(), Value::Null);
+    row.truncate(cols.len());
+    // Which columns were given, for rows of up to 64 columns (wider rows start all NULL).
+    let mut given = 0u64;
+    if cols.len() > 64 {
+        row.iter_mut().for_each(|v| *v = Value::Null);
+    }
     // Keys mostly come in the schema's order: try the n-th column first.
     let column_of = |n: usize, k: &str| match cols.get(n) {
         Some(c) if c.name == k => Some(n),
         _ => cols.iter().position(|c| c.name == k),
     };
     crate::json_scan::visit_columns(members, cols.len(), column_of, |i, j| {
-        *row.get_mut(i)? = from_scalar(&cols.get(i)?.ty, j)?;
+        from_scalar_into(&cols.get(i)?.ty, j, row.get_mut(i)?)?;
+        given |= 1u64.checked_shl(i as u32).unwrap_or(0);
         Some(())
     })?;
-    Some(row) // columns not given are NULL, as `from_scalar` reads a JSON null
+    if cols.len() <= 64 {
+        // Columns not given are NULL, as `from_scalar` reads a JSON null.
+        for (i, v) in row.iter_mut().enumerate() {
+            if given >> i & 1 == 0 {
+                *v = Value::Null;
+            }
+        }
+    }
+    Some(())
+}
+
+/// [`from_scalar`] into `slot`, reusing the bytes of a string it holds for a string.
+fn from_scalar_into(ty: &HiveType, j: Scalar<'_>, slot: &mut Value) -> Option<()> {
+    match (ty, j, &mut *slot) {
+        (HiveType::String, Scalar::Str(s), Value::String(b)) => {
+            b.clear();
+            b.extend_from_slice(s.as_bytes());
+        }
+        _ => *slot = from_scalar(ty, j)?,
+    }
+    Some(())
 }
 
 /// Reads one row given as a JSON array (schema order) or object (by column name).
@@ -441,6 +501,7 @@ mod tests {
             vals in row_values(),
             object in any::<bool>(),
             shuffle in any::<u64>(),
+            before in row_values(),
         ) {
             let schema: crate::rcfile::Schema = SCHEMA.parse().unwrap();
             let names: Vec<&str> = schema.columns().iter().map(|c| c.name.as_str()).collect();
@@ -457,6 +518,11 @@ mod tests {
                 format!("[{}]", vals.join(","))
             };
             let fast = row_from_json_line(&schema, &line);
+            // A row reused from another line reads the same.
+            let mut reused = Vec::new();
+            row_from_json_line_into(&schema, &format!("[{}]", before.join(",")), &mut reused);
+            let read = row_from_json_line_into(&schema, &line, &mut reused);
+            prop_assert_eq!(read.then_some(reused), fast.clone(), "{}", line);
             let j: Json = serde_json::from_str(&line).unwrap();
             let slow = row_from_json(&schema, &j);
             match (&fast, &slow) {

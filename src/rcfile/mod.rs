@@ -24,6 +24,7 @@ unstable_mod!(batch);
 unstable_mod!(hadoop);
 unstable_mod!(header);
 unstable_mod!(java_float);
+pub(crate) mod encoded;
 mod lengths;
 pub mod reader;
 mod rowgroup;
@@ -31,6 +32,7 @@ pub mod rows;
 pub mod writer;
 
 pub use batch::{BatchValues, ColumnBatch};
+pub use encoded::EncodedRows;
 pub use header::{Header, HeaderVersion};
 pub use reader::{RcFileReader, RcFileReaderBuilder};
 pub use rowgroup::{ColumnData, ColumnLayout, RowGroup};

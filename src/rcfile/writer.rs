@@ -361,8 +361,7 @@ impl<W: Write> RcFileWriter<W> {
     /// for each row in turn (same row groups, same bytes): column `c`'s cells lie back to back
     /// in `columns[c].0`, cell `r` ending at `columns[c].1[r]`; columns past the slice's end
     /// are empty. Each column's bytes go into the row group in one copy a run of rows, not
-    /// one a cell. (Used by the Arrow writer.)
-    #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
+    /// one a cell. (Used by [`write_encoded`](Self::write_encoded) and the Arrow writer.)
     pub(crate) fn write_columns(
         &mut self,
         columns: &[(&[u8], &[usize])],
@@ -405,7 +404,6 @@ impl<W: Write> RcFileWriter<W> {
 
     /// Copies rows `run` of `columns` (see [`write_columns`](Self::write_columns)) into the
     /// row group's buffers; the row counts were already taken.
-    #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
     fn append_columns(&mut self, columns: &[(&[u8], &[usize])], run: std::ops::Range<usize>) {
         if run.is_empty() {
             return;
