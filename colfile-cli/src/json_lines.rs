@@ -126,12 +126,18 @@ type Parsed<B> = (u64, Result<B, Failure>);
 pub fn line_batches<'i>(
     mut input: Box<dyn BufRead + 'i>,
 ) -> impl FnMut() -> Result<Option<LineBatch>, Failure> + 'i {
-    let mut n = 0usize;
+    let (mut n, mut room) = (0usize, 0usize);
     move || {
-        let mut batch = LineBatch::default();
+        // Room for about as much text as the last batch held (at most twice a full batch's),
+        // so that the buffer is not grown by doubling.
+        let mut batch = LineBatch {
+            text: String::with_capacity(room),
+            spans: Vec::with_capacity(if room > 0 { BATCH } else { 0 }),
+        };
         while !batch.full() && batch.read_line(&mut input, n + 1)? {
             n += 1;
         }
+        room = (batch.text.len() + batch.text.len() / 8).min(2 * BATCH_BYTES);
         Ok((batch.len() > 0).then_some(batch))
     }
 }

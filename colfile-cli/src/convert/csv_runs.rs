@@ -88,10 +88,13 @@ impl RecordRuns {
             if end == 0 {
                 return Ok(None);
             }
-            let rest = self.carry.split_off(end);
+            // The next run's buffer is made at its full size once, not grown by doubling.
+            let mut rest = Vec::with_capacity(self.target.max(self.carry.len() - end));
+            rest.extend_from_slice(self.carry.get(end..).unwrap_or_default());
+            self.carry.truncate(end);
             let bytes = std::mem::replace(&mut self.carry, rest);
             let start = self.start.clone();
-            let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+            let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
             self.start.set_byte(start.byte() + bytes.len() as u64);
             self.start.set_line(start.line() + lines);
             self.start.set_record(start.record() + records);

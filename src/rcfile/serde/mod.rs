@@ -128,7 +128,21 @@ impl Serde {
 /// Hive's binary writer stores a decimal that has too many digits for its column as NULL
 /// (`enforcePrecisionScale`). Returns `v` with such decimals replaced by NULL, or `None` when
 /// nothing needs replacing (the common case: no copy).
+#[inline]
 pub(crate) fn null_overflowing_decimals(ty: &HiveType, v: &Value) -> Option<Value> {
+    // Only decimals and values that may hold them can change: the rest return at once.
+    match v {
+        Value::Decimal(_)
+        | Value::Array(_)
+        | Value::Map(_)
+        | Value::Struct(_)
+        | Value::Union { .. } => fitted_decimals(ty, v),
+        _ => None,
+    }
+}
+
+/// [`null_overflowing_decimals`] of any value.
+fn fitted_decimals(ty: &HiveType, v: &Value) -> Option<Value> {
     /// Rebuilds a sequence when any element changed.
     fn rebuild<T: Clone>(orig: &[T], fixed: Vec<Option<T>>) -> Option<Vec<T>> {
         fixed.iter().any(Option::is_some).then(|| {
