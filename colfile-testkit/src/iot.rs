@@ -7,15 +7,15 @@ use colfile::tsfile::format::{ColumnCategory, Compression, DataType};
 use colfile::tsfile::writer::default_encoding;
 use colfile::tsfile::{TsFileWriter, Value, WriterOptions};
 
-/// The file's bytes: `devices` devices with `rows` rows each (times `0, 10, 20, …`), rows
-/// written time by time across devices, a flush every `flush_rows` rows in all, 1,000-point
-/// pages, LZ4. Every seventh value is null; values are deterministic.
-pub fn iot_table(devices: usize, rows: usize, flush_rows: usize) -> Vec<u8> {
+/// The table `t`: tags `region` and `id`, then fields `l` (INT64), `d` (DOUBLE), `f`
+/// (FLOAT), `i` (INT32), `b` (BOOLEAN) and `s` (STRING), each in its default encoding and
+/// LZ4.
+pub fn iot_schema() -> TableSchema {
     let field = |n: &str, t: DataType| {
         TableColumn::new(n, t, ColumnCategory::Field)
             .with_codec(default_encoding(t), Compression::Lz4)
     };
-    let schema = TableSchema::new(
+    TableSchema::new(
         "t",
         vec![
             TableColumn::new("region", DataType::String, ColumnCategory::Tag),
@@ -27,7 +27,14 @@ pub fn iot_table(devices: usize, rows: usize, flush_rows: usize) -> Vec<u8> {
             field("b", DataType::Boolean),
             field("s", DataType::String),
         ],
-    );
+    )
+}
+
+/// The file's bytes: `devices` devices with `rows` rows each (times `0, 10, 20, …`), rows
+/// written time by time across devices, a flush every `flush_rows` rows in all, 1,000-point
+/// pages, LZ4. Every seventh value is null; values are deterministic.
+pub fn iot_table(devices: usize, rows: usize, flush_rows: usize) -> Vec<u8> {
+    let schema = iot_schema();
     let opts = WriterOptions::default().with_page_max_points(1000);
     let mut w = TsFileWriter::new(Vec::new(), opts).expect("writer");
     w.register_table(schema).expect("table");

@@ -56,6 +56,24 @@ impl DeviceId {
         Self::new(segments)
     }
 
+    /// Whether this is the table-model device [`from_table`](Self::from_table) makes of
+    /// `table` and tags given as bytes (`None` for a null tag), without building it.
+    pub(crate) fn is_table_device<'t>(
+        &self,
+        table: &str,
+        mut tags: impl Iterator<Item = Option<&'t [u8]>>,
+    ) -> bool {
+        let mut segments = self.segments.iter();
+        if segments.next().and_then(Option::as_deref) != Some(table) {
+            return false;
+        }
+        // Past the kept segments, only null tags (trailing nulls are dropped).
+        tags.all(|t| match segments.next() {
+            Some(s) => s.as_deref().map(str::as_bytes) == t,
+            None => t.is_none(),
+        }) && segments.next().is_none()
+    }
+
     /// A tree-model device from a dotted path such as `root.sg1.d1` (back-quoted nodes may
     /// contain dots). Up to three leading nodes form the table name, as in Java's
     /// `splitDeviceIdString`.
@@ -186,10 +204,20 @@ impl PartialOrd for DeviceId {
 /// Java's `String.compareTo`: UTF-16 code-unit order (differs from UTF-8 byte order only for
 /// supplementary characters against U+E000..U+FFFF).
 pub fn java_str_cmp(a: &str, b: &str) -> Ordering {
-    if a.is_ascii() || b.is_ascii() {
-        return a.as_bytes().cmp(b.as_bytes());
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    // UTF-8 byte order is code-point order. At the first differing byte both strings hold a
+    // character starting there (or continuing one they share); UTF-16 puts a supplementary
+    // character (lead byte F0-F4, a surrogate unit D800-DBFF) before U+E000..U+FFFF (lead
+    // byte EE or EF), where code points say after. Every other pair orders as its bytes.
+    let Some((&p, &q)) = x.iter().zip(y).find(|(p, q)| p != q) else {
+        return x.len().cmp(&y.len());
+    };
+    let (p_high, q_high) = ((0xEE..=0xEF).contains(&p), (0xEE..=0xEF).contains(&q));
+    match (p >= 0xF0, q >= 0xF0) {
+        (true, false) if q_high => Ordering::Less,
+        (false, true) if p_high => Ordering::Greater,
+        _ => p.cmp(&q),
     }
-    a.encode_utf16().cmp(b.encode_utf16())
 }
 
 /// Splits a tree path on dots outside back-quotes; back-quotes are kept as written.
@@ -225,6 +253,32 @@ mod tests {
     }
 
     #[test]
+    fn is_table_device_is_equality_with_from_table() {
+        // Every table and tag list of up to three tags from a few values, null included.
+        let values = [None, Some("a"), Some("b"), Some("")];
+        let mut lists: Vec<Vec<Option<&str>>> = vec![vec![]];
+        for _ in 0..3 {
+            let longer: Vec<_> = (lists.iter())
+                .filter(|l| l.len() == lists.last().map_or(0, Vec::len))
+                .flat_map(|l| values.iter().map(move |v| [l.clone(), vec![*v]].concat()))
+                .collect();
+            lists.extend(longer);
+        }
+        for table in ["t", "u"] {
+            for x in &lists {
+                let d = DeviceId::from_table(table, x.iter().copied()).unwrap();
+                for other in ["t", "u"] {
+                    for y in &lists {
+                        let e = DeviceId::from_table(other, y.iter().copied()).unwrap();
+                        let tags = y.iter().map(|t| t.map(str::as_bytes));
+                        assert_eq!(d.is_table_device(other, tags), d == e, "{d} vs {e}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn trailing_nulls_trimmed_and_order_is_javas() {
         assert_eq!(dev(&[Some("t"), Some("a"), None, None]).segments().len(), 2);
         assert!(DeviceId::new(vec![None]).is_err());
@@ -235,6 +289,19 @@ mod tests {
         assert!(a < b && b < c && c < d);
         // U+FFFD sorts before U+10000 in UTF-8 byte order but after it in UTF-16.
         assert_eq!(java_str_cmp("\u{fffd}", "\u{10000}"), Ordering::Greater);
+    }
+
+    proptest::proptest! {
+        /// The byte comparison orders strings as their UTF-16 code units do, on strings of
+        /// ASCII, two- and three-byte characters on both sides of U+E000, and supplementary
+        /// characters.
+        #[test]
+        fn java_order_is_utf16_order(
+            a in "[a-b\u{e9}\u{d7ff}\u{e000}\u{fffd}\u{10000}\u{1f600}]{0,4}",
+            b in "[a-b\u{e9}\u{d7ff}\u{e000}\u{fffd}\u{10000}\u{1f600}]{0,4}",
+        ) {
+            proptest::prop_assert_eq!(java_str_cmp(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
+        }
     }
 
     #[test]

@@ -168,6 +168,8 @@ pub struct TsFileWriter<W: Write> {
     chunk_groups: u64,
     /// Set when a flush failed: the output no longer matches the chunk metadata.
     poisoned: bool,
+    /// The device of the last table row (see [`write_row_refs`](Self::write_row_refs)).
+    last_table_device: Option<DeviceId>,
 }
 
 impl<W: Write> TsFileWriter<W> {
@@ -206,6 +208,7 @@ impl<W: Write> TsFileWriter<W> {
             held_at_check: 0,
             chunk_groups: 0,
             poisoned: false,
+            last_table_device: None,
         })
     }
 
@@ -388,10 +391,18 @@ impl<W: Write> TsFileWriter<W> {
         time: i64,
         values: &[ValueRef<'_>],
     ) -> Result<()> {
-        let key = table.to_lowercase();
+        // Table names are kept lowercased; most are given so, and need no copy.
+        let key: std::borrow::Cow<'_, str> = if table
+            .bytes()
+            .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+        {
+            std::borrow::Cow::Owned(table.to_lowercase())
+        } else {
+            std::borrow::Cow::Borrowed(table)
+        };
         let info = self
             .tables
-            .get(&key)
+            .get(key.as_ref())
             .ok_or_else(|| Error::invalid(format!("table {table} is not registered")))?;
         let is_data = |c: &&TableColumn| c.category != ColumnCategory::Time;
         let data_columns = info.schema.columns.iter().filter(is_data).count();
@@ -413,28 +424,46 @@ impl<W: Write> TsFileWriter<W> {
         }
         // `info.tags` and `info.fields` index `info.schema.columns`, as registered.
         let column = |i: usize| by_column.get(i).copied().unwrap_or(ValueRef::Null);
-        let mut tags = Vec::with_capacity(info.tags.len());
-        for &i in &info.tags {
-            tags.push(match column(i) {
-                ValueRef::Binary(b) => Some(
-                    std::str::from_utf8(b)
-                        .map_err(|_| Error::schema(format!("table {key}: tag value is not UTF-8")))?
-                        .to_owned(),
-                ),
-                _ => None,
-            });
-        }
-        let device = DeviceId::from_table(&key, tags)?;
+        let tag = |i: &usize| match column(*i) {
+            ValueRef::Binary(b) => Some(b),
+            _ => None,
+        };
+        // Rows mostly come a device at a time: the last row's device is reused while the
+        // tags stay the same, so that no id is built or compared in the map.
+        let (device, known) = match self.last_table_device.take() {
+            Some(d) if d.is_table_device(&key, info.tags.iter().map(tag)) => (d, true),
+            _ => {
+                let mut tags = Vec::with_capacity(info.tags.len());
+                for b in info.tags.iter().map(tag) {
+                    let text = b.map(|b| {
+                        std::str::from_utf8(b).map_err(|_| {
+                            Error::schema(format!("table {key}: tag value is not UTF-8"))
+                        })
+                    });
+                    tags.push(text.transpose()?);
+                }
+                (DeviceId::from_table(&key, tags)?, false)
+            }
+        };
         let fields: Vec<ValueRef<'_>> = info.fields.iter().map(|&i| column(i)).collect();
-        let codecs = info.codecs.clone();
-        self.push(device, time, &fields, |w| {
-            Ok(new_state(
-                Group::aligned(w.time_codec(true), &codecs)?,
-                &codecs,
-                true,
-                w.options.role_masks,
-            ))
-        })
+        // The last row's device has its state already (devices are never dropped).
+        if !known {
+            self.ensure_device(&device, |w| {
+                let codecs = match w.tables.get(key.as_ref()) {
+                    Some(info) => &info.codecs,
+                    None => return Err(Error::invalid(format!("table {key} vanished"))),
+                };
+                Ok(new_state(
+                    Group::aligned(w.time_codec(true), codecs)?,
+                    codecs,
+                    true,
+                    w.options.role_masks,
+                ))
+            })?;
+        }
+        let r = self.push(&device, time, &fields);
+        self.last_table_device = Some(device);
+        r
     }
 
     /// Writes one tree-model record: `values` pairs measurement names of a registered device
@@ -467,14 +496,15 @@ impl<W: Write> TsFileWriter<W> {
             .iter()
             .map(|m| Ok((m.name.clone(), self.column_codec(m)?)))
             .collect::<Result<_>>()?;
-        self.push(id, time, &row, |w| {
+        self.ensure_device(&id, |w| {
             let group = if aligned {
                 Group::aligned(w.time_codec(true), &codecs)?
             } else {
                 Group::non_aligned(w.time_codec(false), &codecs)?
             };
             Ok(new_state(group, &codecs, aligned, w.options.role_masks))
-        })
+        })?;
+        self.push(&id, time, &row)
     }
 
     /// Creates the device's state with `make` the first time it is seen.
@@ -524,19 +554,12 @@ impl<W: Write> TsFileWriter<W> {
         Ok(())
     }
 
-    fn push(
-        &mut self,
-        device: DeviceId,
-        time: i64,
-        row: &[ValueRef<'_>],
-        make: impl FnOnce(&Self) -> Result<DeviceState>,
-    ) -> Result<()> {
+    fn push(&mut self, device: &DeviceId, time: i64, row: &[ValueRef<'_>]) -> Result<()> {
         self.check()?;
-        self.ensure_device(&device, make)?;
         let limits = self.page_limits();
         let state = self
             .devices
-            .get_mut(&device)
+            .get_mut(device)
             .ok_or_else(|| Error::invalid("device vanished"))?;
         if let Some(last) = state.last_time {
             if time <= last {
