@@ -73,20 +73,32 @@ const BATCH: usize = 1024;
 /// A batch is handed over once its text reaches this many bytes, whatever its lines.
 const BATCH_BYTES: usize = 1 << 20;
 
-/// Input lines handed to a parsing thread: their text one after another, each non-blank
-/// line with its number (from 1, blank lines counted) and its place in the text.
+/// Input lines handed to a parsing thread: their bytes one after another, each non-blank
+/// line with its number (from 1, blank lines counted) and its place in the bytes. The
+/// reading thread only cuts lines; the parsing thread checks that they are UTF-8.
 #[derive(Default)]
 pub struct LineBatch {
-    text: String,
+    bytes: Vec<u8>,
     spans: Vec<(usize, usize, usize)>,
 }
 
 impl LineBatch {
-    /// Each line's number and text (without its line end), in input order.
-    pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> {
-        self.spans
+    /// Each line's number and text (without its line end), in input order; a failure naming
+    /// the first line that is not UTF-8 (the whole batch is checked at once).
+    pub fn lines(&self) -> Result<impl Iterator<Item = (usize, &str)>, Failure> {
+        let text = std::str::from_utf8(&self.bytes).map_err(|e| {
+            let at = e.valid_up_to();
+            let i = self.spans.partition_point(|&(_, _, end)| end <= at);
+            let (n, start) = self.spans.get(i).map_or((0, 0), |s| (s.0, s.1));
+            let byte = at - start.min(at) + 1;
+            Failure::input(format!(
+                "input line {n}: not valid UTF-8 (byte {byte} of the line)"
+            ))
+        })?;
+        Ok(self
+            .spans
             .iter()
-            .map(|&(n, start, end)| (n, self.text.get(start..end).unwrap_or_default()))
+            .map(|&(n, start, end)| (n, text.get(start..end).unwrap_or_default())))
     }
 
     /// How many lines it holds.
@@ -97,26 +109,37 @@ impl LineBatch {
     /// Reads line `n` of `input` onto the batch; false at the end of the input. A line's
     /// end (`\n`, then one `\r` before it) is not kept; a blank line is read but not kept.
     fn read_line(&mut self, input: &mut dyn BufRead, n: usize) -> std::io::Result<bool> {
-        let start = self.text.len();
-        if input.read_line(&mut self.text)? == 0 {
+        let start = self.bytes.len();
+        if input.read_until(b'\n', &mut self.bytes)? == 0 {
             return Ok(false);
         }
-        let line = self.text.get(start..).unwrap_or_default();
-        let line = line.strip_suffix('\n').unwrap_or(line);
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.trim().is_empty() {
-            self.text.truncate(start);
+        let line = self.bytes.get(start..).unwrap_or_default();
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if is_blank(line) {
+            self.bytes.truncate(start);
         } else {
             let end = start + line.len();
-            self.text.truncate(end);
+            self.bytes.truncate(end);
             self.spans.push((n, start, end));
         }
         Ok(true)
     }
 
     fn full(&self) -> bool {
-        self.spans.len() >= BATCH || self.text.len() >= BATCH_BYTES
+        self.spans.len() >= BATCH || self.bytes.len() >= BATCH_BYTES
     }
+}
+
+/// Whether a line is empty or all white space, as `str::trim` sees it (a line that is not
+/// UTF-8 is not blank: its parsing thread reports it).
+fn is_blank(line: &[u8]) -> bool {
+    // char::is_whitespace's ASCII members; most lines stop at their first byte.
+    let ascii_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
+    if line.iter().any(|b| b.is_ascii() && !ascii_space(b)) {
+        return false;
+    }
+    line.iter().all(ascii_space) || std::str::from_utf8(line).is_ok_and(|s| s.trim().is_empty())
 }
 
 /// A numbered batch of parsed lines, or why one of them did not parse.
@@ -131,13 +154,13 @@ pub fn line_batches<'i>(
         // Room for about as much text as the last batch held (at most twice a full batch's),
         // so that the buffer is not grown by doubling.
         let mut batch = LineBatch {
-            text: String::with_capacity(room),
+            bytes: Vec::with_capacity(room),
             spans: Vec::with_capacity(if room > 0 { BATCH } else { 0 }),
         };
         while !batch.full() && batch.read_line(&mut input, n + 1)? {
             n += 1;
         }
-        room = (batch.text.len() + batch.text.len() / 8).min(2 * BATCH_BYTES);
+        room = (batch.bytes.len() + batch.bytes.len() / 8).min(2 * BATCH_BYTES);
         Ok((batch.len() > 0).then_some(batch))
     }
 }
@@ -272,5 +295,51 @@ mod tests {
         let again: Vec<&'static str> = recycle(cells, || "");
         drop(record);
         assert_eq!((again.as_ptr() as usize, again.capacity()), (ptr, cap));
+    }
+
+    #[test]
+    fn blank_is_what_trim_empties() {
+        let lines: [&[u8]; 14] = [
+            b"",
+            b" ",
+            b"\t \r",
+            b"\x0b",
+            b"\x0c ",
+            b"{}",
+            b" 1",
+            "\u{a0}".as_bytes(),
+            "\u{3000} \u{85}".as_bytes(),
+            "\u{a0}x".as_bytes(),
+            "\u{e9}".as_bytes(),
+            b"\xff",
+            b" \xa0",
+            b"\x00",
+        ];
+        for l in lines {
+            let trimmed = std::str::from_utf8(l).is_ok_and(|s| s.trim().is_empty());
+            assert_eq!(is_blank(l), trimmed, "{l:?}");
+        }
+    }
+
+    #[test]
+    fn lines_are_cut_on_one_thread_and_checked_on_another() {
+        let input = b"{\"a\":1}\r\n\n  \n\"\xc3\xa9\"\n[\xff]\n[2]";
+        let mut next = line_batches(Box::new(&input[..]));
+        let batch = next().ok().flatten().expect("a batch");
+        assert_eq!(batch.len(), 4, "the blank lines 2 and 3 are not kept");
+        let e = batch.lines().err().expect("line 5 is not UTF-8");
+        assert!(
+            e.message.contains("input line 5: not valid UTF-8 (byte 2 "),
+            "{}",
+            e.message
+        );
+        let good = &input[..18];
+        let batch = line_batches(Box::new(good))()
+            .ok()
+            .flatten()
+            .expect("a batch");
+        let lines: Vec<(usize, &str)> = batch.lines().ok().expect("UTF-8").collect();
+        assert_eq!(lines, [(1, "{\"a\":1}"), (4, "\"\u{e9}\"")]);
+        assert!(next().ok().expect("no failure").is_none());
     }
 }

@@ -105,7 +105,7 @@ pub(crate) fn parse_rows(
     let borrowable = borrowable(types);
     let mut out = ParsedRows::with_capacity(lines.len(), names.len());
     let mut spare = Vec::with_capacity(names.len());
-    for (n, text) in lines.lines() {
+    for (n, text) in lines.lines()? {
         let mut row = recycle(std::mem::take(&mut spare), || ValueRef::Null);
         let fast = borrowable.then(|| row_refs_from_json_line(text, names, types, &mut row));
         // Where the borrowing reader was tried, the owning one refuses the line too.

@@ -153,7 +153,7 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
                 workers,
                 |lines| {
                     let (mut out, mut row) = (LineRows::new(schema.len()), Vec::new());
-                    for (n, line) in lines.lines() {
+                    for (n, line) in lines.lines()? {
                         if json::row_from_json_line_into(&schema, line, &mut row) {
                             encode(&mut out, n, &row)?;
                         } else {
