@@ -95,6 +95,7 @@ mod hive_rows;
 mod hive_types;
 mod hive_values;
 mod pool;
+mod rcfile_cells;
 mod rcfile_reader;
 mod rcfile_writer;
 mod spare;

@@ -7,6 +7,7 @@ use arrow_schema::Schema as ArrowSchema;
 
 use super::hive_types::{arrow_schema_to_hive, field_to_hive};
 use super::hive_values::value_into;
+use super::rcfile_cells::plain_cells;
 use crate::rcfile::encoded::ColumnCells;
 use crate::rcfile::{
     Field, HadoopCodec, HiveType, RcFileWriter, RcFileWriterBuilder, RowWriter, RowWriterBuilder,
@@ -249,6 +250,9 @@ fn encode_cells(
     serde: &Serde,
     rows: usize,
 ) -> Result<ColumnCells> {
+    if let Some(c) = array.and_then(|a| plain_cells(a, &col.ty, serde, rows)) {
+        return Ok(c);
+    }
     let mut c = ColumnCells {
         bytes: Vec::new(),
         ends: Vec::with_capacity(rows),

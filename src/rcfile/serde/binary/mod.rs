@@ -27,6 +27,8 @@
 
 pub mod calendar;
 mod nested;
+#[cfg(feature = "arrow")]
+pub(crate) use nested::{double_cell, float_cell};
 mod time;
 pub mod tzif;
 
@@ -124,6 +126,17 @@ pub struct BinarySerde {
 /// The one byte that marks an empty top-level string.
 pub const EMPTY_STRING_MARKER: u8 = 0xBF;
 
+/// A top-level `string` cell's bytes: the string's, or the marker for an empty one (an empty
+/// cell is NULL).
+#[inline]
+pub(crate) fn string_cell(s: &[u8]) -> &[u8] {
+    if s.is_empty() {
+        &[EMPTY_STRING_MARKER]
+    } else {
+        s
+    }
+}
+
 /// Hive's error for an empty top-level binary.
 const EMPTY_BINARY_MESSAGE: &str = "LazyBinaryColumnarSerde cannot serialize a non-null zero \
      length binary field. Consider using either LazyBinarySerde or ColumnarSerde.";
@@ -173,8 +186,7 @@ impl BinarySerde {
         }
         let bytes: &[u8] = match (ty, v) {
             (_, Value::Null) => return Ok(()),
-            (HiveType::String, Value::String(s)) if s.is_empty() => &[EMPTY_STRING_MARKER],
-            (HiveType::String, Value::String(s)) => s,
+            (HiveType::String, Value::String(s)) => string_cell(s),
             (HiveType::Varchar(_) | HiveType::Char(_), Value::String(s)) => {
                 let start = out.len();
                 write_string_like(ty, s, false, out);

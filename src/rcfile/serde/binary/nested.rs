@@ -246,19 +246,8 @@ impl BinarySerde {
             (HiveType::SmallInt, Value::SmallInt(x)) => out.extend_from_slice(&x.to_be_bytes()),
             (HiveType::Int, Value::Int(x)) => write_vlong(out, i64::from(*x)),
             (HiveType::BigInt, Value::BigInt(x)) => write_vlong(out, *x),
-            (HiveType::Float, Value::Float(x)) => {
-                // Float.floatToIntBits: every NaN becomes the canonical one.
-                let bits = if x.is_nan() { 0x7FC0_0000 } else { x.to_bits() };
-                out.extend_from_slice(&bits.to_be_bytes());
-            }
-            (HiveType::Double, Value::Double(x)) => {
-                let bits = if x.is_nan() {
-                    0x7FF8_0000_0000_0000
-                } else {
-                    x.to_bits()
-                };
-                out.extend_from_slice(&bits.to_be_bytes());
-            }
+            (HiveType::Float, Value::Float(x)) => out.extend_from_slice(&float_cell(*x)),
+            (HiveType::Double, Value::Double(x)) => out.extend_from_slice(&double_cell(*x)),
             (HiveType::String | HiveType::Varchar(_) | HiveType::Char(_), Value::String(s)) => {
                 write_string_like(ty, s, true, out);
             }
@@ -394,4 +383,23 @@ fn write_bitmap(out: &mut Vec<u8>, present: impl Iterator<Item = bool>) {
     if n % 8 != 0 {
         out.push(byte);
     }
+}
+
+/// A `float`'s bytes: Java's `Float.floatToIntBits`, big-endian (every NaN the canonical one).
+#[inline]
+pub(crate) fn float_cell(x: f32) -> [u8; 4] {
+    let bits = if x.is_nan() { 0x7FC0_0000 } else { x.to_bits() };
+    bits.to_be_bytes()
+}
+
+/// A `double`'s bytes: Java's `Double.doubleToLongBits`, big-endian (every NaN the canonical
+/// one).
+#[inline]
+pub(crate) fn double_cell(x: f64) -> [u8; 8] {
+    let bits = if x.is_nan() {
+        0x7FF8_0000_0000_0000
+    } else {
+        x.to_bits()
+    };
+    bits.to_be_bytes()
 }

@@ -1,0 +1,250 @@
+//! Arrow columns of plain scalars (integers, booleans, floats, strings) encoded straight into
+//! binary-serde cells for the RCFile writer: one downcast a column and no `Value` a cell.
+//! Every other column, and every column under the text serde, goes value by value.
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type};
+use arrow_array::{Array, ArrowPrimitiveType, PrimitiveArray};
+use arrow_buffer::NullBuffer;
+use arrow_schema::DataType;
+
+use crate::rcfile::encoded::ColumnCells;
+use crate::rcfile::hadoop::write_vlong;
+use crate::rcfile::serde::binary::{double_cell, float_cell, string_cell};
+use crate::rcfile::{HiveType, Serde};
+
+/// The cells of the first `rows` values of `array` as a column of Hive type `ty`, where the
+/// binary serde's cell of each value is its plain bytes (the bytes the serde's `encode` of
+/// the same values gives); `None` for any other column, serde or a short array.
+pub(super) fn plain_cells(
+    array: &dyn Array,
+    ty: &HiveType,
+    serde: &Serde,
+    rows: usize,
+) -> Option<ColumnCells> {
+    if !matches!(serde, Serde::Binary(_)) || array.len() < rows {
+        return None;
+    }
+    let mut c = ColumnCells {
+        bytes: Vec::new(),
+        ends: Vec::with_capacity(rows),
+    };
+    let nulls = array.logical_nulls();
+    let nulls = nulls.as_ref();
+    match (ty, array.data_type()) {
+        (HiveType::BigInt, DataType::Int64) => {
+            let a = array.as_primitive::<Int64Type>();
+            primitive(&mut c, a, nulls, rows, 9, write_vlong);
+        }
+        (HiveType::Int, DataType::Int32) => {
+            let a = array.as_primitive::<Int32Type>();
+            primitive(&mut c, a, nulls, rows, 5, |o, x| {
+                write_vlong(o, i64::from(x))
+            });
+        }
+        (HiveType::SmallInt, DataType::Int16) => {
+            let a = array.as_primitive::<Int16Type>();
+            primitive(&mut c, a, nulls, rows, 2, |o, x| {
+                o.extend_from_slice(&x.to_be_bytes())
+            });
+        }
+        (HiveType::TinyInt, DataType::Int8) => {
+            let a = array.as_primitive::<Int8Type>();
+            primitive(&mut c, a, nulls, rows, 1, |o, x| o.push(x as u8));
+        }
+        (HiveType::Double, DataType::Float64) => {
+            let a = array.as_primitive::<Float64Type>();
+            primitive(&mut c, a, nulls, rows, 8, |o, x| {
+                o.extend_from_slice(&double_cell(x))
+            });
+        }
+        (HiveType::Float, DataType::Float32) => {
+            let a = array.as_primitive::<Float32Type>();
+            primitive(&mut c, a, nulls, rows, 4, |o, x| {
+                o.extend_from_slice(&float_cell(x))
+            });
+        }
+        (HiveType::Boolean, DataType::Boolean) => {
+            let a = array.as_boolean();
+            each(&mut c, nulls, rows, |o, i| o.push(u8::from(a.value(i))));
+        }
+        (HiveType::String, DataType::Utf8) => {
+            let a = array.as_string::<i32>();
+            each(&mut c, nulls, rows, |o, i| {
+                o.extend_from_slice(string_cell(a.value(i).as_bytes()))
+            });
+        }
+        (HiveType::String, DataType::LargeUtf8) => {
+            let a = array.as_string::<i64>();
+            each(&mut c, nulls, rows, |o, i| {
+                o.extend_from_slice(string_cell(a.value(i).as_bytes()))
+            });
+        }
+        (HiveType::String, DataType::Utf8View) => {
+            let a = array.as_string_view();
+            each(&mut c, nulls, rows, |o, i| {
+                o.extend_from_slice(string_cell(a.value(i).as_bytes()))
+            });
+        }
+        _ => return None,
+    }
+    Some(c)
+}
+
+/// The cells of a primitive array's first `rows` values: `put` of each valid one, an empty
+/// cell (NULL) for each null; `width` bytes reserved a value.
+fn primitive<T: ArrowPrimitiveType>(
+    c: &mut ColumnCells,
+    a: &PrimitiveArray<T>,
+    nulls: Option<&NullBuffer>,
+    rows: usize,
+    width: usize,
+    put: impl Fn(&mut Vec<u8>, T::Native),
+) {
+    c.bytes.reserve(rows * width);
+    let values = a.values().iter().take(rows);
+    match nulls {
+        None => {
+            for &x in values {
+                put(&mut c.bytes, x);
+                c.ends.push(c.bytes.len());
+            }
+        }
+        Some(n) => {
+            for (i, &x) in values.enumerate() {
+                if n.is_valid(i) {
+                    put(&mut c.bytes, x);
+                }
+                c.ends.push(c.bytes.len());
+            }
+        }
+    }
+}
+
+/// The cells of rows `0..rows`: `put(out, i)` of each valid row, an empty cell for each null.
+fn each(
+    c: &mut ColumnCells,
+    nulls: Option<&NullBuffer>,
+    rows: usize,
+    put: impl Fn(&mut Vec<u8>, usize),
+) {
+    for i in 0..rows {
+        if nulls.is_none_or(|n| n.is_valid(i)) {
+            put(&mut c.bytes, i);
+        }
+        c.ends.push(c.bytes.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rcfile::Field;
+    use arrow_array::{
+        ArrayRef, BooleanArray, Float32Array, Float64Array, Int16Array, Int32Array, Int64Array,
+        Int8Array, LargeStringArray, StringArray, StringViewArray,
+    };
+    use proptest::prelude::*;
+    use std::sync::Arc;
+
+    /// The cells the serde's `encode` gives for each value, one at a time.
+    fn by_value(array: &dyn Array, ty: &HiveType, serde: &Serde) -> ColumnCells {
+        let col = Field {
+            name: "c".into(),
+            ty: ty.clone(),
+        };
+        let mut c = ColumnCells::default();
+        for r in 0..array.len() {
+            let v = crate::arrow::hive_values::value_at(array, r, ty).unwrap();
+            c.push(serde, &col, &v).unwrap();
+        }
+        c
+    }
+
+    fn arrays(v: &[Option<i64>], s: &[Option<String>]) -> Vec<(ArrayRef, HiveType)> {
+        let f = |x: i64| f64::from_bits(x as u64);
+        vec![
+            (Arc::new(Int64Array::from(v.to_vec())), HiveType::BigInt),
+            (
+                Arc::new(Int32Array::from_iter(v.iter().map(|x| x.map(|x| x as i32)))),
+                HiveType::Int,
+            ),
+            (
+                Arc::new(Int16Array::from_iter(v.iter().map(|x| x.map(|x| x as i16)))),
+                HiveType::SmallInt,
+            ),
+            (
+                Arc::new(Int8Array::from_iter(v.iter().map(|x| x.map(|x| x as i8)))),
+                HiveType::TinyInt,
+            ),
+            (
+                Arc::new(Float64Array::from_iter(v.iter().map(|x| x.map(f)))),
+                HiveType::Double,
+            ),
+            (
+                Arc::new(Float32Array::from_iter(
+                    v.iter().map(|x| x.map(|x| f(x) as f32)),
+                )),
+                HiveType::Float,
+            ),
+            (
+                Arc::new(BooleanArray::from_iter(
+                    v.iter().map(|x| x.map(|x| x % 2 == 0)),
+                )),
+                HiveType::Boolean,
+            ),
+            (Arc::new(StringArray::from(s.to_vec())), HiveType::String),
+            (
+                Arc::new(LargeStringArray::from(s.to_vec())),
+                HiveType::String,
+            ),
+            (
+                Arc::new(StringViewArray::from_iter(s.iter().cloned())),
+                HiveType::String,
+            ),
+        ]
+    }
+
+    proptest! {
+        /// Each plain column's cells are the ones the serde gives value by value, nulls,
+        /// NaNs, empty strings and sliced arrays included.
+        #[test]
+        fn plain_cells_are_the_serdes_cells(
+            v in prop::collection::vec(prop::option::of(any::<i64>()), 0..60),
+            s in prop::collection::vec(prop::option::of("[a-z]{0,3}"), 60),
+            cut in 0usize..4,
+        ) {
+            let s = &s[..v.len()];
+            let serde = Serde::binary();
+            for (array, ty) in arrays(&v, s) {
+                let start = cut.min(array.len());
+                let array = array.slice(start, array.len() - start);
+                let got = plain_cells(array.as_ref(), &ty, &serde, array.len()).expect("plain");
+                let want = by_value(array.as_ref(), &ty, &serde);
+                prop_assert_eq!(&got.ends, &want.ends, "{}", ty);
+                prop_assert_eq!(&got.bytes, &want.bytes, "{}", ty);
+            }
+        }
+    }
+
+    #[test]
+    fn other_columns_and_serdes_go_value_by_value() {
+        let ints: ArrayRef = Arc::new(Int64Array::from(vec![1, 2]));
+        let text = Serde::text();
+        assert!(plain_cells(ints.as_ref(), &HiveType::BigInt, &text, 2).is_none());
+        let bin = Serde::binary();
+        assert!(plain_cells(
+            ints.as_ref(),
+            &HiveType::Decimal {
+                precision: 10,
+                scale: 0
+            },
+            &bin,
+            2
+        )
+        .is_none());
+        assert!(plain_cells(ints.as_ref(), &HiveType::BigInt, &bin, 3).is_none());
+        let strings: ArrayRef = Arc::new(StringArray::from(vec!["a"]));
+        assert!(plain_cells(strings.as_ref(), &HiveType::Varchar(1), &bin, 1).is_none());
+    }
+}
