@@ -154,11 +154,8 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
                 |lines| {
                     let (mut out, mut row) = (LineRows::new(schema.len()), Vec::new());
                     for (n, line) in lines.lines()? {
-                        if json::row_from_json_line_into(&schema, line, &mut row) {
-                            encode(&mut out, n, &row)?;
-                        } else {
-                            encode(&mut out, n, &parse_row(&schema, n, line)?)?;
-                        }
+                        read_row(&schema, n, line, &mut row)?;
+                        encode(&mut out, n, &row)?;
                     }
                     Ok(out)
                 },
@@ -180,7 +177,8 @@ pub(crate) fn write_from(a: WriteArgs, input: RowInput<'_>) -> Result<(), Failur
                             return encode(&mut out, n, &row);
                         }
                         reader.json_line(cells, &mut text);
-                        encode(&mut out, n, &parse_row(&schema, n, &text)?)
+                        read_row(&schema, n, &text, &mut row)?;
+                        encode(&mut out, n, &row)
                     })?;
                     Ok(out)
                 },
@@ -224,15 +222,17 @@ impl LineRows {
     }
 }
 
-/// Input line `n` as a row of `schema`: flat rows of scalars without serde_json's tree,
-/// anything else through it.
-fn parse_row(schema: &Schema, n: usize, line: &str) -> Result<Vec<Value>, Failure> {
-    if let Some(row) = json::row_from_json_line(schema, line) {
-        return Ok(row);
+/// Input line `n` as a row of `schema`, into `row` (whose strings' room is reused): flat
+/// rows of scalars without serde_json's tree, anything else through it.
+fn read_row(schema: &Schema, n: usize, line: &str, row: &mut Vec<Value>) -> Result<(), Failure> {
+    if json::row_from_json_line_into(schema, line, row) {
+        return Ok(());
     }
     let j: serde_json::Value = serde_json::from_str(line)
         .map_err(|e| Failure::input(format!("input line {n}: invalid JSON: {e}")))?;
-    json::row_from_json(schema, &j).map_err(|e| Failure::input(format!("input line {n}: {e}")))
+    *row = json::row_from_json(schema, &j)
+        .map_err(|e| Failure::input(format!("input line {n}: {e}")))?;
+    Ok(())
 }
 
 /// The `--row-group-rows`, `--row-group-bytes` and `--sync` given (for `write` and
