@@ -8,7 +8,7 @@ use arrow_schema::Schema as ArrowSchema;
 use super::hive_types::{arrow_schema_to_hive, field_to_hive};
 use super::hive_values::value_into;
 use super::rcfile_cells::plain_cells;
-use crate::rcfile::encoded::ColumnCells;
+use crate::rcfile::encoded::{ColumnCells, EncodedRows};
 use crate::rcfile::{
     Field, HadoopCodec, HiveType, RcFileWriter, RcFileWriterBuilder, RowWriter, RowWriterBuilder,
     Schema, Serde, Value, WriteSummary,
@@ -137,11 +137,8 @@ impl<W: Write> RcFileArrowWriter<W> {
         let sources = self.match_columns(batch)?;
         let rows = batch.num_rows();
         let columns = self.encode_columns(&sources, rows)?;
-        let columns: Vec<(&[u8], &[usize])> = columns
-            .iter()
-            .map(|c| (&c.bytes[..], &c.ends[..]))
-            .collect();
-        self.rows.writer().write_columns(&columns, rows)
+        let encoded = EncodedRows::from_columns(columns, rows);
+        self.rows.writer().write_encoded(&encoded)
     }
 
     /// Each schema column's cells for `rows` rows of `sources`, column by column (one loop

@@ -52,11 +52,11 @@ impl EncodedRows {
     /// for a row longer than the schema, or a value its column's type cannot hold, naming the
     /// column); the batch is then as it was before the call.
     pub fn push_row(&mut self, serde: &Serde, schema: &Schema, row: &[Value]) -> Result<()> {
+        super::serde::check_row_len(schema, row)?;
         let cols = schema.columns();
-        if row.len() > cols.len() || cols.len() != self.columns.len() {
+        if cols.len() != self.columns.len() {
             return Err(Error::invalid(format!(
-                "row has {} values, schema has {} columns, the batch {}",
-                row.len(),
+                "schema has {} columns, the batch {}",
                 cols.len(),
                 self.columns.len()
             )));
@@ -89,6 +89,12 @@ impl EncodedRows {
     pub fn clear(&mut self) {
         self.columns.iter_mut().for_each(ColumnCells::clear);
         self.rows = 0;
+    }
+
+    /// `rows` rows given as each column's cells (as the Arrow writer encodes a batch).
+    #[cfg(feature = "arrow")]
+    pub(crate) fn from_columns(columns: Vec<ColumnCells>, rows: usize) -> Self {
+        EncodedRows { columns, rows }
     }
 
     /// Each column's cells, as [`RcFileWriter::write_columns`] takes them.

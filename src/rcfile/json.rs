@@ -369,7 +369,6 @@ fn row_of_members<'a>(
 ) -> Option<()> {
     let cols = schema.columns();
     row.resize(cols.len(), Value::Null);
-    row.truncate(cols.len());
     // Which columns were given, for rows of up to 64 columns (wider rows start all NULL).
     let mut given = 0u64;
     if cols.len() > 64 {

@@ -361,7 +361,7 @@ impl<W: Write> RcFileWriter<W> {
     /// for each row in turn (same row groups, same bytes): column `c`'s cells lie back to back
     /// in `columns[c].0`, cell `r` ending at `columns[c].1[r]`; columns past the slice's end
     /// are empty. Each column's bytes go into the row group in one copy a run of rows, not
-    /// one a cell. (Used by [`write_encoded`](Self::write_encoded) and the Arrow writer.)
+    /// one a cell. (What [`write_encoded`](Self::write_encoded) does.)
     pub(crate) fn write_columns(
         &mut self,
         columns: &[(&[u8], &[usize])],

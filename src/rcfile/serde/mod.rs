@@ -100,13 +100,7 @@ impl Serde {
         row: &[Value],
         cells: &mut Vec<Vec<u8>>,
     ) -> Result<()> {
-        if row.len() > schema.len() {
-            return Err(crate::Error::invalid(format!(
-                "row has {} values, schema has {} columns",
-                row.len(),
-                schema.len()
-            )));
-        }
+        check_row_len(schema, row)?;
         cells.resize_with(schema.len(), Vec::new);
         for (i, (cell, col)) in cells.iter_mut().zip(schema.columns()).enumerate() {
             cell.clear();
@@ -123,6 +117,18 @@ impl Serde {
             crate::Error::with_source(crate::ErrorKind::InvalidArgument(message), e)
         })
     }
+}
+
+/// Refuses a row of more values than `schema` has columns (fewer are NULL-padded).
+pub(crate) fn check_row_len(schema: &super::Schema, row: &[Value]) -> Result<()> {
+    if row.len() > schema.len() {
+        return Err(crate::Error::invalid(format!(
+            "row has {} values, schema has {} columns",
+            row.len(),
+            schema.len()
+        )));
+    }
+    Ok(())
 }
 
 /// Hive's binary writer stores a decimal that has too many digits for its column as NULL
