@@ -448,6 +448,7 @@ impl<W: Write> TsFileWriter<W> {
         let fields: Vec<ValueRef<'_>> = info.fields.iter().map(|&i| column(i)).collect();
         // The last row's device has its state already (devices are never dropped).
         if !known {
+            self.check()?;
             self.ensure_device(&device, |w| {
                 let codecs = match w.tables.get(key.as_ref()) {
                     Some(info) => &info.codecs,
@@ -496,6 +497,7 @@ impl<W: Write> TsFileWriter<W> {
             .iter()
             .map(|m| Ok((m.name.clone(), self.column_codec(m)?)))
             .collect::<Result<_>>()?;
+        self.check()?;
         self.ensure_device(&id, |w| {
             let group = if aligned {
                 Group::aligned(w.time_codec(true), &codecs)?
