@@ -99,6 +99,9 @@ fn binaries() -> impl Strategy<Value = Vec<Vec<u8>>> {
     let value = prop_oneof![
         Just(Vec::new()),
         proptest::collection::vec(any::<u8>(), 0..10),
+        // Around PLAIN's 16-byte copy window and the one-byte VarInt length (63 / 64).
+        proptest::collection::vec(any::<u8>(), 14..19),
+        proptest::collection::vec(any::<u8>(), 62..66),
         proptest::collection::vec(any::<u8>(), 200..400),
         prop_oneof![
             Just(b"OK".to_vec()),

@@ -9,6 +9,9 @@ use crate::tsfile::format::values::Values;
 use crate::tsfile::format::varint::{put_var_bytes, put_varint};
 use crate::{Error, Result};
 
+/// Longest value [`encode`] copies as one fixed-size window (its length is one VarInt byte).
+const WINDOW: usize = 16;
+
 /// Appends the PLAIN stream of `values`.
 pub(crate) fn encode(values: &Values, out: &mut Vec<u8>) -> Result<()> {
     match values {
@@ -25,9 +28,23 @@ pub(crate) fn encode(values: &Values, out: &mut Vec<u8>) -> Result<()> {
             .for_each(|&x| out.extend_from_slice(&java_double_bits(x).to_be_bytes())),
         Values::Binary(v) => {
             // Lengths under 64 take one VarInt byte.
-            out.reserve(v.data_len() + v.len());
-            for b in v.iter() {
-                put_var_bytes(out, Some(b))?;
+            out.reserve(v.data_len() + v.len() + WINDOW);
+            let data = v.data();
+            for w in v.offsets().windows(2) {
+                let [a, b] = *w else { continue };
+                let len = b.wrapping_sub(a);
+                // A short value: its length byte, then a fixed 16-byte copy cut back to the
+                // value (no copy of a length that changes from value to value).
+                if len <= WINDOW {
+                    if let Some(window) = data.get(a..a + WINDOW) {
+                        out.push((len as u8) << 1);
+                        let at = out.len();
+                        out.extend_from_slice(window);
+                        out.truncate(at + len);
+                        continue;
+                    }
+                }
+                put_var_bytes(out, Some(data.get(a..b).unwrap_or_default()))?;
             }
         }
     }
