@@ -335,8 +335,15 @@ fn ts_recovered(bytes: &[u8]) -> (colfile::tsfile::RecoverySummary, TsRows) {
 
 #[test]
 fn tsfile_write_errors_are_returned_at_every_byte() {
+    // Three threads: a write error while groups are still being encoded on other threads.
+    for threads in [1, 3] {
+        tsfile_write_errors_at_every_byte(ts_options().with_threads(threads));
+    }
+}
+
+fn tsfile_write_errors_at_every_byte(options: WriterOptions) {
     let rows = ts_rows();
-    let mut w = TsFileWriter::new(Vec::new(), ts_options()).unwrap();
+    let mut w = TsFileWriter::new(Vec::new(), options.clone()).unwrap();
     let mut calls = Calls::default();
     ts_write(&mut w, &rows, &mut calls);
     let (full, _) = w.finish_into_inner().unwrap();
@@ -347,7 +354,7 @@ fn tsfile_write_errors_are_returned_at_every_byte() {
     for n in 0..full.len() {
         let mut sink = Faulty::failing_after(n);
         let mut calls = Calls::default();
-        match TsFileWriter::new(&mut sink, ts_options()) {
+        match TsFileWriter::new(&mut sink, options.clone()) {
             Err(e) => {
                 assert!(n < 7);
                 assert_injected(&e, "new");

@@ -11,6 +11,8 @@ use super::group::{FlushedChunk, Group};
 use crate::tsfile::encoding::compression::PageCodecs;
 use crate::tsfile::format::{Compression, DeviceId};
 use crate::{Error, Result};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// One device's chunk group, ready to be written.
 #[derive(Default)]
@@ -21,12 +23,28 @@ pub(crate) struct EncodedGroup {
     pub chunks: Vec<FlushedChunk>,
 }
 
+/// Where one device's encoded chunk group stands.
+enum Slot {
+    /// Not encoded yet.
+    Pending,
+    /// Encoded, holding nothing.
+    Empty,
+    /// Encoded, waiting to be emitted.
+    Ready(EncodedGroup),
+}
+
+/// Locks `m`, whatever a panicking thread left in it (its panic is reported by the join).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Encodes each of `groups` and hands it to `emit` with its index, in order, skipping
-/// devices that hold nothing. Up to `threads` threads share the work: the calling thread
-/// takes the first share with `work` and emits each group as soon as it is encoded (reusing
-/// one buffer), the others get codecs of their own (`zstd_level` for ZSTD pages) and their
-/// groups are emitted after them. `emit` may take the chunks. The first error stops the
-/// flush.
+/// devices that hold nothing. Up to `threads` threads take the groups holding rows one at a
+/// time from a shared counter (no thread waits on another's share of busy devices), each
+/// with its own codecs (`zstd_level` for ZSTD pages; the calling thread uses `work`). The
+/// calling thread also emits each group as soon as it and every group before it are
+/// encoded, and the emitted groups' buffers are reused. `emit` may take the chunks. The
+/// first error stops the flush.
 pub(crate) fn encode_groups(
     mut groups: Vec<(&DeviceId, &mut Group)>,
     threads: usize,
@@ -34,51 +52,99 @@ pub(crate) fn encode_groups(
     work: &mut PageWork,
     mut emit: impl FnMut(usize, &mut EncodedGroup) -> Result<()>,
 ) -> Result<()> {
-    // Only groups holding rows are shared out (an even share of all devices could give one
-    // thread every busy one).
-    let mut busy: Vec<(usize, &mut (&DeviceId, &mut Group))> = (groups.iter_mut().enumerate())
+    type Task<'a> = Mutex<Option<(&'a DeviceId, &'a mut Group)>>;
+    let (order, tasks): (Vec<usize>, Vec<Task<'_>>) = (groups.iter_mut().enumerate())
         .filter(|(_, (_, g))| !g.is_empty())
-        .collect();
-    let per_thread = if threads <= 1 || busy.len() < 2 {
-        busy.len().max(1)
-    } else {
-        busy.len().div_ceil(threads)
+        .map(|(i, (id, g))| (i, Mutex::new(Some((&**id, &mut **g)))))
+        .unzip();
+    let slots: Vec<Mutex<Slot>> = tasks.iter().map(|_| Mutex::new(Slot::Pending)).collect();
+    let (next, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let spare: Mutex<Vec<EncodedGroup>> = Mutex::new(Vec::new());
+    // Takes the next group and encodes it into its slot; false when none is left.
+    let take_one = |work: &mut PageWork| -> Result<bool> {
+        if failed.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let (Some(task), Some(slot)) = (tasks.get(k), slots.get(k)) else {
+            return Ok(false);
+        };
+        let Some((id, group)) = lock(task).take() else {
+            return Err(Error::invalid("a chunk group was taken twice"));
+        };
+        let mut e = lock(&spare).pop().unwrap_or_default();
+        let r = encode_group(id, group, work, &mut e);
+        let done = match r {
+            Ok(true) => Slot::Ready(e),
+            Ok(false) => Slot::Empty,
+            Err(err) => {
+                failed.store(true, Ordering::Relaxed);
+                return Err(err);
+            }
+        };
+        *lock(slot) = done;
+        Ok(true)
     };
-    let mut parts = busy.chunks_mut(per_thread);
-    let mine = parts.next().unwrap_or_default();
+    // Emits the groups from `*emitted` on while they are encoded, in order.
+    let mut emit_ready = |emitted: &mut usize| -> Result<()> {
+        while let (Some(slot), Some(&i)) = (slots.get(*emitted), order.get(*emitted)) {
+            let mut guard = lock(slot);
+            if matches!(*guard, Slot::Pending) {
+                return Ok(());
+            }
+            let taken = std::mem::replace(&mut *guard, Slot::Empty);
+            drop(guard);
+            let mut e = match taken {
+                Slot::Pending => return Ok(()),
+                Slot::Empty => {
+                    *emitted += 1;
+                    continue;
+                }
+                Slot::Ready(e) => e,
+            };
+            *emitted += 1;
+            emit(i, &mut e)?;
+            lock(&spare).push(e);
+        }
+        Ok(())
+    };
     std::thread::scope(|s| {
-        let workers: Vec<_> = parts
-            .map(|part| {
-                s.spawn(move || -> Result<Vec<(usize, EncodedGroup)>> {
+        let workers: Vec<_> = (1..threads.min(tasks.len()))
+            .map(|_| {
+                s.spawn(|| -> Result<()> {
                     let mut codecs = PageCodecs::new();
                     codecs.set_level(Compression::Zstd, Some(zstd_level))?;
                     let mut work = PageWork::new(codecs);
-                    let mut out = Vec::with_capacity(part.len());
-                    for (i, (id, g)) in part.iter_mut() {
-                        let mut e = EncodedGroup::default();
-                        if encode_group(id, g, &mut work, &mut e)? {
-                            out.push((*i, e));
-                        }
-                    }
-                    Ok(out)
+                    while take_one(&mut work)? {}
+                    Ok(())
                 })
             })
             .collect();
-        let mut buffer = EncodedGroup::default();
-        for (i, (id, g)) in mine.iter_mut() {
-            if encode_group(id, g, work, &mut buffer)? {
-                emit(*i, &mut buffer)?;
+        let mut emitted = 0;
+        let mut mine = || -> Result<()> {
+            while take_one(work)? {
+                emit_ready(&mut emitted)?;
             }
+            Ok(())
+        };
+        let r = mine();
+        if r.is_err() {
+            failed.store(true, Ordering::Relaxed);
         }
+        let mut first_error = r.err();
         for w in workers {
-            let part = w
-                .join()
-                .map_err(|_| Error::invalid("a page-encoding thread panicked"))??;
-            for (i, mut e) in part {
-                emit(i, &mut e)?;
+            let joined = (w.join())
+                .map_err(|_| Error::invalid("a page-encoding thread panicked"))
+                .and_then(|r| r);
+            if let Err(e) = joined {
+                first_error.get_or_insert(e);
             }
         }
-        Ok(())
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        // Every group is encoded now: the rest go out in order.
+        emit_ready(&mut emitted)
     })
 }
 
