@@ -464,16 +464,21 @@ impl Statistics {
                     (min.as_slice(), max.as_slice())
                 };
                 let (mut new_lo, mut new_hi) = (empty, empty);
-                let (mut lo_key, mut hi_key) = (prefix_key(lo), prefix_key(hi));
+                let sort_key_of = |s: &[u8]| sort_key(prefix_key(s), s.len());
+                let (mut lo_key, mut hi_key) = (sort_key_of(lo), sort_key_of(hi));
                 let data = v.data();
                 for w in v.offsets().windows(2) {
                     let [a, b] = *w else { continue };
                     let x = data.get(a..b).unwrap_or_default();
+                    let key = sort_key(prefix_key_at(data, a, b), x.len());
+                    // Equal keys decide nothing only between two long strings, whose tails
+                    // then do (`&` rather than `&&`: no branch on a repeated value).
+                    let long = key as u8 == LONG;
+                    let below = key < lo_key || ((key == lo_key) & long && tail(x) < tail(lo));
                     // `lo <= hi`, so a new minimum cannot also be a new maximum.
-                    let key = prefix_key_at(data, a, b);
-                    if keyed_cmp(x, key, lo, lo_key).is_lt() {
+                    if below {
                         (lo, lo_key, new_lo) = (x, key, true);
-                    } else if keyed_cmp(x, key, hi, hi_key).is_gt() {
+                    } else if key > hi_key || ((key == hi_key) & long && tail(x) > tail(hi)) {
                         (hi, hi_key, new_hi) = (x, key, true);
                     }
                 }
@@ -598,7 +603,7 @@ fn read_binary(c: &mut Cursor<'_>) -> Result<Vec<u8>> {
 
 /// The first 8 bytes of `s` as a big-endian number, zero-padded: when two keys differ they
 /// order the strings as a byte-wise comparison does (a string that ends early is a prefix
-/// of the other, so smaller); when they are equal, [`keyed_cmp`] settles it.
+/// of the other, so smaller); when they are equal, [`sort_key`] settles it.
 #[inline]
 fn prefix_key(s: &[u8]) -> u64 {
     if let Some(head) = s.first_chunk::<8>() {
@@ -631,19 +636,27 @@ fn prefix_key_at(data: &[u8], a: usize, b: usize) -> u64 {
     }
 }
 
-/// Byte-string order of `x` and `y` given their [`prefix_key`]s. Equal keys with either string
-/// at most 8 bytes long mean that one is a prefix of the other (the key pads with zeros), so
-/// the lengths decide; only two longer strings need their tails compared.
-fn keyed_cmp(x: &[u8], kx: u64, y: &[u8], ky: u64) -> std::cmp::Ordering {
-    kx.cmp(&ky).then_with(|| match (x.get(8..), y.get(8..)) {
-        (Some(a), Some(b)) if !a.is_empty() && !b.is_empty() => a.cmp(b),
-        _ => x.len().cmp(&y.len()),
-    })
+/// The length byte of a [`sort_key`] of a string of more than 8 bytes.
+const LONG: u8 = 9;
+
+/// A byte string's bytes from the ninth on.
+fn tail(s: &[u8]) -> &[u8] {
+    s.get(8..).unwrap_or_default()
+}
+
+/// A byte string's order key from its [`prefix_key`] and length: the prefix, then the length
+/// capped at [`LONG`]. Byte strings compare as their keys, except two longer than 8 bytes with
+/// the same prefix, whose bytes from the ninth on decide: where the prefixes are equal and
+/// one string is at most 8 bytes long, it is a prefix of the other (the key pads with zeros),
+/// so the shorter comes first.
+#[inline]
+fn sort_key(prefix: u64, len: usize) -> u128 {
+    (u128::from(prefix) << 8) | u128::from(len.min(usize::from(LONG)) as u8)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{prefix_key, prefix_key_at, NumStats};
+    use super::{prefix_key, prefix_key_at, sort_key, tail, NumStats, LONG};
     use proptest::prelude::*;
 
     fn values() -> impl Strategy<Value = Vec<i64>> {
@@ -665,6 +678,19 @@ mod tests {
             slow.accumulate(&b, empty, |x| x as f64);
             prop_assert_eq!((fast.min, fast.max, fast.first, fast.last), (slow.min, slow.max, slow.first, slow.last));
             prop_assert_eq!(fast.sum.to_bits(), slow.sum.to_bits());
+        }
+
+        /// Keys, then the tails of two long strings with one key, order byte strings as
+        /// a byte-wise comparison does (zero bytes and prefixes included).
+        #[test]
+        fn sort_keys_and_tails_order_as_bytes(
+            x in prop::collection::vec(prop::sample::select(vec![0u8, 1, b'a', 0xff]), 0..12),
+            y in prop::collection::vec(prop::sample::select(vec![0u8, 1, b'a', 0xff]), 0..12),
+        ) {
+            let (kx, ky) = (sort_key(prefix_key(&x), x.len()), sort_key(prefix_key(&y), y.len()));
+            let both_long = kx as u8 == LONG && ky as u8 == LONG;
+            let by_keys = kx.cmp(&ky).then_with(|| if both_long { tail(&x).cmp(tail(&y)) } else { std::cmp::Ordering::Equal });
+            prop_assert_eq!(by_keys, x.cmp(&y));
         }
 
         /// The masked load gives the key of the value alone, wherever it sits in the buffer
