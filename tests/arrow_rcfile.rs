@@ -560,6 +560,25 @@ fn threads_write_what_one_thread_writes() {
     let good = batch(None);
     let one = write(1, &good).unwrap();
     assert_eq!(write(3, &good).unwrap(), one);
+    // Encoded apart (on another thread, into rows that held another batch) and then written:
+    // the same file.
+    let mut w = RcFileArrowWriter::builder(Vec::new(), schema.clone(), Serde::binary())
+        .with_writer(|w| w.with_sync([7; 16]))
+        .build()
+        .unwrap();
+    let encoder = w.encoder().clone();
+    let cells = std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut cells = encoder.encode(&good.slice(100, 1000)).unwrap();
+            encoder.encode_into(&good, &mut cells).unwrap();
+            cells
+        })
+        .join()
+        .unwrap()
+    });
+    assert_eq!(cells.len(), n);
+    w.write_encoded(&cells).unwrap();
+    assert_eq!(w.finish_into_inner().unwrap().0, one);
     let back = read_all(&one, &schema, &Serde::binary(), 1 << 20);
     assert_eq!(back.iter().map(RecordBatch::num_rows).sum::<usize>(), n);
     // The binary serde refuses an empty binary: named by column and row either way.
@@ -568,6 +587,10 @@ fn threads_write_what_one_thread_writes() {
     assert_eq!(e1.to_string(), e3.to_string());
     assert!(e1.to_string().contains("column raw (binary)"), "{e1}");
     assert_eq!(e1.location().row, Some(12_345), "{e1}");
+    let mut cells = encoder.encode(&good).unwrap();
+    let e = encoder.encode_into(&bad, &mut cells).unwrap_err();
+    assert_eq!(e.to_string(), e1.to_string());
+    assert_eq!(cells.len(), 0, "rows left after a failed encode");
 }
 
 #[test]

@@ -115,7 +115,7 @@ pub use pool::{BufferPool, DEFAULT_POOL_BYTES};
 pub use rcfile_reader::{RcFileArrowReader, RcFileArrowReaderBuilder};
 #[cfg(feature = "async")]
 pub use rcfile_reader::{RcFileRecordBatchStream, RcFileRecordBatchStreamBuilder};
-pub use rcfile_writer::{RcFileArrowWriter, RcFileArrowWriterBuilder};
+pub use rcfile_writer::{RcFileArrowEncoder, RcFileArrowWriter, RcFileArrowWriterBuilder};
 pub use tsfile_reader::{tree_batch_to_arrow, TsFileArrowReader, TsFileArrowReaderBuilder};
 #[cfg(feature = "async")]
 pub use tsfile_reader::{

@@ -13,82 +13,79 @@ use crate::rcfile::hadoop::write_vlong;
 use crate::rcfile::serde::binary::{double_cell, float_cell, string_cell};
 use crate::rcfile::{HiveType, Serde};
 
-/// The cells of the first `rows` values of `array` as a column of Hive type `ty`, where the
-/// binary serde's cell of each value is its plain bytes (the bytes the serde's `encode` of
-/// the same values gives); `None` for any other column, serde or a short array.
+/// Appends to `c` the cells of the first `rows` values of `array` as a column of Hive type
+/// `ty`, where the binary serde's cell of each value is its plain bytes (the bytes the
+/// serde's `encode` of the same values gives); false, with `c` untouched, for any other
+/// column, serde or a short array.
 pub(super) fn plain_cells(
     array: &dyn Array,
     ty: &HiveType,
     serde: &Serde,
     rows: usize,
-) -> Option<ColumnCells> {
+    c: &mut ColumnCells,
+) -> bool {
     if !matches!(serde, Serde::Binary(_)) || array.len() < rows {
-        return None;
+        return false;
     }
-    let mut c = ColumnCells {
-        bytes: Vec::new(),
-        ends: Vec::with_capacity(rows),
-    };
+    c.ends.reserve(rows);
     let nulls = array.logical_nulls();
     let nulls = nulls.as_ref();
     match (ty, array.data_type()) {
         (HiveType::BigInt, DataType::Int64) => {
             let a = array.as_primitive::<Int64Type>();
-            primitive(&mut c, a, nulls, rows, 9, write_vlong);
+            primitive(c, a, nulls, rows, 9, write_vlong);
         }
         (HiveType::Int, DataType::Int32) => {
             let a = array.as_primitive::<Int32Type>();
-            primitive(&mut c, a, nulls, rows, 5, |o, x| {
-                write_vlong(o, i64::from(x))
-            });
+            primitive(c, a, nulls, rows, 5, |o, x| write_vlong(o, i64::from(x)));
         }
         (HiveType::SmallInt, DataType::Int16) => {
             let a = array.as_primitive::<Int16Type>();
-            primitive(&mut c, a, nulls, rows, 2, |o, x| {
+            primitive(c, a, nulls, rows, 2, |o, x| {
                 o.extend_from_slice(&x.to_be_bytes())
             });
         }
         (HiveType::TinyInt, DataType::Int8) => {
             let a = array.as_primitive::<Int8Type>();
-            primitive(&mut c, a, nulls, rows, 1, |o, x| o.push(x as u8));
+            primitive(c, a, nulls, rows, 1, |o, x| o.push(x as u8));
         }
         (HiveType::Double, DataType::Float64) => {
             let a = array.as_primitive::<Float64Type>();
-            primitive(&mut c, a, nulls, rows, 8, |o, x| {
+            primitive(c, a, nulls, rows, 8, |o, x| {
                 o.extend_from_slice(&double_cell(x))
             });
         }
         (HiveType::Float, DataType::Float32) => {
             let a = array.as_primitive::<Float32Type>();
-            primitive(&mut c, a, nulls, rows, 4, |o, x| {
+            primitive(c, a, nulls, rows, 4, |o, x| {
                 o.extend_from_slice(&float_cell(x))
             });
         }
         (HiveType::Boolean, DataType::Boolean) => {
             let a = array.as_boolean();
-            each(&mut c, nulls, rows, |o, i| o.push(u8::from(a.value(i))));
+            each(c, nulls, rows, |o, i| o.push(u8::from(a.value(i))));
         }
         (HiveType::String, DataType::Utf8) => {
             let a = array.as_string::<i32>();
-            each(&mut c, nulls, rows, |o, i| {
+            each(c, nulls, rows, |o, i| {
                 o.extend_from_slice(string_cell(a.value(i).as_bytes()))
             });
         }
         (HiveType::String, DataType::LargeUtf8) => {
             let a = array.as_string::<i64>();
-            each(&mut c, nulls, rows, |o, i| {
+            each(c, nulls, rows, |o, i| {
                 o.extend_from_slice(string_cell(a.value(i).as_bytes()))
             });
         }
         (HiveType::String, DataType::Utf8View) => {
             let a = array.as_string_view();
-            each(&mut c, nulls, rows, |o, i| {
+            each(c, nulls, rows, |o, i| {
                 o.extend_from_slice(string_cell(a.value(i).as_bytes()))
             });
         }
-        _ => return None,
+        _ => return false,
     }
-    Some(c)
+    true
 }
 
 /// The cells of a primitive array's first `rows` values: `put` of each valid one, an empty
@@ -205,6 +202,12 @@ mod tests {
         ]
     }
 
+    /// [`plain_cells`] into fresh cells.
+    fn plain(array: &dyn Array, ty: &HiveType, serde: &Serde, rows: usize) -> Option<ColumnCells> {
+        let mut c = ColumnCells::default();
+        plain_cells(array, ty, serde, rows, &mut c).then_some(c)
+    }
+
     proptest! {
         /// Each plain column's cells are the ones the serde gives value by value, nulls,
         /// NaNs, empty strings and sliced arrays included.
@@ -219,7 +222,7 @@ mod tests {
             for (array, ty) in arrays(&v, s) {
                 let start = cut.min(array.len());
                 let array = array.slice(start, array.len() - start);
-                let got = plain_cells(array.as_ref(), &ty, &serde, array.len()).expect("plain");
+                let got = plain(array.as_ref(), &ty, &serde, array.len()).expect("plain");
                 let want = by_value(array.as_ref(), &ty, &serde);
                 prop_assert_eq!(&got.ends, &want.ends, "{}", ty);
                 prop_assert_eq!(&got.bytes, &want.bytes, "{}", ty);
@@ -231,9 +234,9 @@ mod tests {
     fn other_columns_and_serdes_go_value_by_value() {
         let ints: ArrayRef = Arc::new(Int64Array::from(vec![1, 2]));
         let text = Serde::text();
-        assert!(plain_cells(ints.as_ref(), &HiveType::BigInt, &text, 2).is_none());
+        assert!(plain(ints.as_ref(), &HiveType::BigInt, &text, 2).is_none());
         let bin = Serde::binary();
-        assert!(plain_cells(
+        assert!(plain(
             ints.as_ref(),
             &HiveType::Decimal {
                 precision: 10,
@@ -243,8 +246,8 @@ mod tests {
             2
         )
         .is_none());
-        assert!(plain_cells(ints.as_ref(), &HiveType::BigInt, &bin, 3).is_none());
+        assert!(plain(ints.as_ref(), &HiveType::BigInt, &bin, 3).is_none());
         let strings: ArrayRef = Arc::new(StringArray::from(vec!["a"]));
-        assert!(plain_cells(strings.as_ref(), &HiveType::Varchar(1), &bin, 1).is_none());
+        assert!(plain(strings.as_ref(), &HiveType::Varchar(1), &bin, 1).is_none());
     }
 }

@@ -49,7 +49,34 @@ use crate::{Error, Result};
 #[derive(Debug)]
 pub struct RcFileArrowWriter<W: Write> {
     rows: RowWriter<W>,
+    encoder: RcFileArrowEncoder,
+}
+
+/// Turns record batches into an RCFile's cells ([`EncodedRows`]) without a writer: the half
+/// of [`RcFileArrowWriter`] that can run on other threads. Encode batches on as many
+/// threads as there are cores with clones of one encoder, and hand the results in order to
+/// [`RcFileArrowWriter::write_encoded`] (or [`RcFileWriter::write_encoded`]): the file is
+/// the one [`RcFileArrowWriter::write`] makes of the same batches.
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, Int32Array, RecordBatch};
+/// use colfile::arrow::RcFileArrowWriter;
+/// use colfile::rcfile::Serde;
+///
+/// let batch = RecordBatch::try_from_iter([("n", Arc::new(Int32Array::from(vec![7, 8])) as ArrayRef)])?;
+/// let schema = colfile::arrow::arrow_schema_to_hive(&batch.schema())?;
+/// let mut w = RcFileArrowWriter::builder(Vec::new(), schema, Serde::binary()).build()?;
+/// let encoder = w.encoder().clone();
+/// let cells = std::thread::spawn(move || encoder.encode(&batch)).join().unwrap()?;
+/// w.write_encoded(&cells)?;
+/// assert_eq!(w.finish()?.rows, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct RcFileArrowEncoder {
     schema: Schema,
+    serde: Serde,
     threads: usize,
 }
 
@@ -86,13 +113,9 @@ impl<W: Write> RcFileArrowWriterBuilder<W> {
     /// Writes the header and returns the writer.
     pub fn build(self) -> Result<RcFileArrowWriter<W>> {
         let rows = self.rows.build()?;
-        let schema = rows.schema().clone();
-        let threads = self.threads;
-        Ok(RcFileArrowWriter {
-            rows,
-            schema,
-            threads,
-        })
+        let encoder = RcFileArrowEncoder::new(rows.schema().clone(), rows.serde().clone())
+            .with_threads(self.threads);
+        Ok(RcFileArrowWriter { rows, encoder })
     }
 }
 
@@ -108,9 +131,8 @@ impl<W: Write> RcFileArrowWriter<W> {
     /// should be the schema's) rows of `schema` encoded with `serde`.
     pub fn new(writer: RcFileWriter<W>, schema: Schema, serde: Serde) -> Self {
         RcFileArrowWriter {
-            rows: RowWriter::new(writer, schema.clone(), serde),
-            schema,
-            threads: 1,
+            encoder: RcFileArrowEncoder::new(schema.clone(), serde.clone()),
+            rows: RowWriter::new(writer, schema, serde),
         }
     }
 
@@ -126,7 +148,7 @@ impl<W: Write> RcFileArrowWriter<W> {
 
     /// The Hive schema rows are written with.
     pub fn schema(&self) -> &Schema {
-        &self.schema
+        &self.encoder.schema
     }
 
     /// Appends every row of `batch`.
@@ -134,52 +156,135 @@ impl<W: Write> RcFileArrowWriter<W> {
     /// Errors: a batch column the schema does not have, or of a type that cannot be written
     /// as its Hive column (a string as an `int`, say); nothing of the batch is written then.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
-        let sources = self.match_columns(batch)?;
-        let rows = batch.num_rows();
-        let columns = self.encode_columns(&sources, rows)?;
-        let encoded = EncodedRows::from_columns(columns, rows);
-        self.rows.writer().write_encoded(&encoded)
+        let encoded = self.encoder.encode(batch)?;
+        self.write_encoded(&encoded)
     }
 
-    /// Each schema column's cells for `rows` rows of `sources`, column by column (one loop
-    /// over an array's values, no row of values), the columns shared among the threads
-    /// when the batch is large enough to pay for them.
-    fn encode_columns(&self, sources: &[Source], rows: usize) -> Result<Vec<ColumnCells>> {
-        let serde = self.rows.serde();
-        let jobs: Vec<(Option<&dyn Array>, &Field)> = (sources.iter().map(Option::as_deref))
+    /// The encoder [`write`](Self::write) uses, to clone for encoding on other threads.
+    pub fn encoder(&self) -> &RcFileArrowEncoder {
+        &self.encoder
+    }
+
+    /// Appends rows an [`RcFileArrowEncoder`] of this writer's schema and serde made
+    /// ([`RcFileWriter::write_encoded`]).
+    pub fn write_encoded(&mut self, rows: &EncodedRows) -> Result<()> {
+        self.rows.writer().write_encoded(rows)
+    }
+
+    /// The underlying RCFile writer (row-group flushes, bytes written).
+    pub fn writer(&mut self) -> &mut RcFileWriter<W> {
+        self.rows.writer()
+    }
+
+    /// Finishes the file ([`RcFileWriter::finish`]).
+    pub fn finish(self) -> Result<WriteSummary> {
+        self.rows.finish()
+    }
+
+    /// Finishes the file and returns the sink.
+    pub fn finish_into_inner(self) -> Result<(W, WriteSummary)> {
+        self.rows.finish_into_inner()
+    }
+}
+
+impl RcFileArrowEncoder {
+    /// An encoder of batches into rows of `schema` encoded with `serde`, on the calling
+    /// thread.
+    pub fn new(schema: Schema, serde: Serde) -> Self {
+        RcFileArrowEncoder {
+            schema,
+            serde,
+            threads: 1,
+        }
+    }
+
+    /// Encodes a large batch's columns on up to `threads` threads (at least 1; the default,
+    /// 1, starts no thread). The cells do not depend on it.
+    pub fn with_threads(self, threads: usize) -> Self {
+        let threads = threads.max(1);
+        Self { threads, ..self }
+    }
+
+    /// The Hive schema rows are encoded for.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The rows of `batch` as cells, ready for [`RcFileWriter::write_encoded`].
+    ///
+    /// Errors: as [`RcFileArrowWriter::write`]'s.
+    pub fn encode(&self, batch: &RecordBatch) -> Result<EncodedRows> {
+        let mut rows = EncodedRows::new(0);
+        self.encode_into(batch, &mut rows)?;
+        Ok(rows)
+    }
+
+    /// [`encode`](Self::encode) into `into`, replacing what it held and reusing its buffers
+    /// (hand the rows back after writing them, and a pipeline allocates once). On an error
+    /// `into` is left empty.
+    pub fn encode_into(&self, batch: &RecordBatch, into: &mut EncodedRows) -> Result<()> {
+        let mut columns = std::mem::replace(into, EncodedRows::new(0)).into_columns();
+        let sources = self.match_columns(batch)?;
+        let rows = batch.num_rows();
+        columns.resize_with(sources.len(), ColumnCells::default);
+        self.encode_columns(&sources, rows, &mut columns)?;
+        *into = EncodedRows::from_columns(columns, rows);
+        Ok(())
+    }
+
+    /// Each schema column's cells for `rows` rows of `sources` into `columns` (one a source),
+    /// column by column (one loop over an array's values, no row of values), the columns
+    /// shared among the threads when the batch is large enough to pay for them. The first
+    /// failing column's error, in column order.
+    fn encode_columns(
+        &self,
+        sources: &[Source],
+        rows: usize,
+        columns: &mut [ColumnCells],
+    ) -> Result<()> {
+        let serde = &self.serde;
+        let mut jobs: Vec<Job<'_>> = (sources.iter())
+            .map(Option::as_deref)
             .zip(self.schema.columns())
+            .zip(columns.iter_mut())
+            .map(|((src, col), cells)| (src, col, cells))
             .collect();
-        let encode =
-            |&(src, col): &(Option<&dyn Array>, &Field)| encode_cells(src, col, serde, rows);
+        let encode = |(src, col, cells): &mut Job<'_>| encode_cells(*src, col, serde, rows, cells);
         let threads = self.threads.min(jobs.len());
         if threads <= 1 || rows * jobs.len() < PARALLEL_CELLS {
-            return jobs.iter().map(encode).collect();
+            return jobs.iter_mut().try_for_each(encode);
         }
         // Columns dealt out in turn (wide string columns tend to sit together, and this
         // spreads them), share 0 on this thread.
-        let mut done: Vec<Option<Result<ColumnCells>>> = jobs.iter().map(|_| None).collect();
-        // Share t of the columns: t, t + threads, ...
-        let share = |t: usize| {
-            let mine = (t..jobs.len()).step_by(threads);
-            let jobs = jobs.iter().skip(t).step_by(threads);
-            mine.zip(jobs)
+        let mut shares: Vec<Vec<(usize, _)>> = (0..threads).map(|_| Vec::new()).collect();
+        for (i, job) in jobs.iter_mut().enumerate() {
+            if let Some(share) = shares.get_mut(i % threads) {
+                share.push((i, job));
+            }
+        }
+        let run = |share: Vec<(usize, &mut Job<'_>)>| {
+            share
+                .into_iter()
                 .map(|(i, job)| (i, encode(job)))
                 .collect::<Vec<_>>()
         };
-        std::thread::scope(|s| {
-            let helpers: Vec<_> = (1..threads).map(|t| s.spawn(move || share(t))).collect();
-            let mut shares = vec![share(0)];
-            // A helper that panicked leaves its columns `None`, reported below.
-            shares.extend(helpers.into_iter().map(|h| h.join().unwrap_or_default()));
-            for (i, c) in shares.into_iter().flatten() {
-                if let Some(slot) = done.get_mut(i) {
-                    *slot = Some(c);
+        let mut outcomes = std::thread::scope(|s| {
+            let mut shares = shares.into_iter();
+            let mine = shares.next().unwrap_or_default();
+            let helpers: Vec<_> = shares.map(|share| s.spawn(move || run(share))).collect();
+            let mut outcomes = run(mine);
+            for h in helpers {
+                match h.join() {
+                    Ok(done) => outcomes.extend(done),
+                    Err(_) => {
+                        outcomes.push((0, Err(Error::invalid("a column-encoding thread failed"))))
+                    }
                 }
             }
+            outcomes
         });
-        done.into_iter()
-            .map(|c| c.unwrap_or_else(|| Err(Error::invalid("a column-encoding thread failed"))))
-            .collect()
+        outcomes.sort_by_key(|(i, _)| *i);
+        outcomes.into_iter().try_for_each(|(_, r)| r)
     }
 
     /// For each schema column, the batch column that feeds it (or none).
@@ -210,21 +315,6 @@ impl<W: Write> RcFileArrowWriter<W> {
         }
         Ok(sources)
     }
-
-    /// The underlying RCFile writer (row-group flushes, bytes written).
-    pub fn writer(&mut self) -> &mut RcFileWriter<W> {
-        self.rows.writer()
-    }
-
-    /// Finishes the file ([`RcFileWriter::finish`]).
-    pub fn finish(self) -> Result<WriteSummary> {
-        self.rows.finish()
-    }
-
-    /// Finishes the file and returns the sink.
-    pub fn finish_into_inner(self) -> Result<(W, WriteSummary)> {
-        self.rows.finish_into_inner()
-    }
 }
 
 impl<W: crate::sink::SyncWrite> RcFileArrowWriter<W> {
@@ -234,26 +324,30 @@ impl<W: crate::sink::SyncWrite> RcFileArrowWriter<W> {
     }
 }
 
+/// One column to encode: its source array (if any), its schema column and its cells.
+type Job<'a> = (Option<&'a dyn Array>, &'a Field, &'a mut ColumnCells);
+
 /// The batch column that feeds a schema column, if any.
 type Source = Option<std::sync::Arc<dyn Array>>;
 
 /// Cells in a batch below which its columns are encoded on the caller's thread only.
 const PARALLEL_CELLS: usize = 1 << 15;
 
-/// The cells of `rows` values of column `col` from `array` (all NULL without one).
+/// The cells of `rows` values of column `col` from `array` (all NULL without one), in `c`
+/// (cleared first, its room kept).
 fn encode_cells(
     array: Option<&dyn Array>,
     col: &Field,
     serde: &Serde,
     rows: usize,
-) -> Result<ColumnCells> {
-    if let Some(c) = array.and_then(|a| plain_cells(a, &col.ty, serde, rows)) {
-        return Ok(c);
+    c: &mut ColumnCells,
+) -> Result<()> {
+    c.bytes.clear();
+    c.ends.clear();
+    if array.is_some_and(|a| plain_cells(a, &col.ty, serde, rows, c)) {
+        return Ok(());
     }
-    let mut c = ColumnCells {
-        bytes: Vec::new(),
-        ends: Vec::with_capacity(rows),
-    };
+    c.ends.reserve(rows);
     let mut value = Value::Null;
     for r in 0..rows {
         if let Some(a) = array {
@@ -264,7 +358,7 @@ fn encode_cells(
             c.push(serde, col, &Value::Null)?;
         }
     }
-    Ok(c)
+    Ok(())
 }
 
 /// Whether values of Hive type `source` (what an Arrow field maps to) can be written as

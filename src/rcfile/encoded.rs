@@ -97,6 +97,12 @@ impl EncodedRows {
         EncodedRows { columns, rows }
     }
 
+    /// The columns' cells, moved out.
+    #[cfg(feature = "arrow")]
+    pub(crate) fn into_columns(self) -> Vec<ColumnCells> {
+        self.columns
+    }
+
     /// Each column's cells, as [`RcFileWriter::write_columns`] takes them.
     fn column_refs(&self) -> Vec<(&[u8], &[usize])> {
         self.columns
