@@ -248,14 +248,18 @@ fn bad_data_exits_1_with_one_located_line() {
     std::fs::write(&tcut, &tbytes[..tbytes.len() / 2]).unwrap();
     let garbage = dir.join("garbage.rc");
     std::fs::write(&garbage, b"not an rcfile at all").unwrap();
-    for (input, args) in [(&cut, rc.args.clone()), (&tcut, vec![]), (&garbage, vec![])] {
-        let out_path = dir.join("out.jsonl");
-        let out = convert(input, &out_path, &args);
-        assert_eq!(out.status.code(), Some(1), "{}", input.display());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains(path_str(input)), "{err}");
-        assert!(!out_path.exists(), "no partial output");
+    // Into an RCFile, batches are encoded on worker threads: the reader's failure still ends
+    // the run with its own message.
+    for output in ["out.jsonl", "out.rc"] {
+        for (input, args) in [(&cut, rc.args.clone()), (&tcut, vec![]), (&garbage, vec![])] {
+            let out_path = dir.join(output);
+            let out = convert(input, &out_path, &args);
+            assert_eq!(out.status.code(), Some(1), "{} {output}", input.display());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains(path_str(input)), "{err}");
+            assert!(!out_path.exists(), "no partial output");
+        }
     }
     // A CSV cell that is not a number of its column: the record is named (by its row: the
     // writer reads it, as into a TsFile).

@@ -16,6 +16,7 @@ use colfile::arrow::{
     TsFileArrowReader, TsFileArrowWriter,
 };
 use colfile::compress::HadoopCodec;
+use colfile::rcfile::EncodedRows;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
@@ -248,12 +249,29 @@ fn write_rcfile(
     let (rows, bytes, sync) = (a.row_group_rows, a.row_group_bytes, a.sync);
     let mut w = RcFileArrowWriter::builder(out, hive, serde)
         .with_codec(codec)
-        .with_threads(crate::json_lines::workers())
         .with_writer(|b| crate::write_cmd::row_groups(b, rows, bytes, sync))
         .build()?;
-    for batch in batches {
-        w.write(&batch?)?;
-    }
+    // Whole batches encoded on one thread per core while the writer appends the batches
+    // before them (in order) on another; written batches' buffers go back to the encoders.
+    let encoder = w.encoder().clone();
+    let spare: std::sync::Mutex<Vec<EncodedRows>> = Default::default();
+    let take = || spare.lock().ok().and_then(|mut v| v.pop());
+    crate::json_lines::parse_in_order(
+        || batches.next().transpose(),
+        crate::json_lines::workers(),
+        |batch: RecordBatch| {
+            let mut cells = take().unwrap_or_else(|| EncodedRows::new(0));
+            encoder.encode_into(&batch, &mut cells)?;
+            Ok(cells)
+        },
+        |cells| {
+            w.write_encoded(&cells)?;
+            if let Ok(mut v) = spare.lock() {
+                v.push(cells);
+            }
+            Ok(())
+        },
+    )?;
     let s = if a.fsync {
         w.finish_sync()?
     } else {
