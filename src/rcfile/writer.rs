@@ -50,6 +50,7 @@ use crate::rcfile::hadoop::{write_i32_be, write_vlong};
 use crate::sink::SyncWrite;
 use crate::{Error, Limits, Result};
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Hive's default row-group buffer: 4 MiB of plain cell bytes (`hive.io.rcfile.record.buffer.size`).
 pub const DEFAULT_ROW_GROUP_BYTES: usize = 4 * 1024 * 1024;
@@ -97,6 +98,7 @@ pub struct RcFileWriterBuilder<W> {
     version: HeaderVersion,
     sync: Option<[u8; 16]>,
     validate: bool,
+    threads: usize,
 }
 
 impl<W: Write> RcFileWriterBuilder<W> {
@@ -114,6 +116,7 @@ impl<W: Write> RcFileWriterBuilder<W> {
             version: HeaderVersion::Rcf1,
             sync: None,
             validate: false,
+            threads: 1,
         }
     }
     /// Compresses key sections and columns with `codec` (`None`: uncompressed).
@@ -158,6 +161,14 @@ impl<W: Write> RcFileWriterBuilder<W> {
         self.validate = on;
         self
     }
+    /// Compresses a row group's columns on up to `threads` threads (at least 1; the
+    /// default, 1, starts no thread), each with a codec of its own, when there is a codec
+    /// and the row group is large enough to pay for the threads. The bytes written do not
+    /// depend on it.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
     /// Writes the header and returns the writer.
     pub fn build(mut self) -> Result<RcFileWriter<W>> {
         if self.columns > i32::MAX as usize {
@@ -167,6 +178,12 @@ impl<W: Write> RcFileWriterBuilder<W> {
             Some(c) => Some(c.codec_with_level(self.level)?),
             None => None,
         };
+        let mut spare_codecs = Vec::new();
+        if let Some(c) = self.codec {
+            for _ in 1..self.threads {
+                spare_codecs.push(c.codec_with_level(self.level)?);
+            }
+        }
         // Hive keeps metadata in a TreeMap: sorted by key bytes, last value wins.
         let mut meta: std::collections::BTreeMap<Vec<u8>, String> =
             std::collections::BTreeMap::new();
@@ -205,6 +222,7 @@ impl<W: Write> RcFileWriterBuilder<W> {
             sink: Some(self.sink),
             header,
             codec,
+            spare_codecs,
             columns: (0..self.columns).map(|_| ColumnBuffer::default()).collect(),
             rows: 0,
             plain_bytes: 0,
@@ -258,6 +276,8 @@ pub struct RcFileWriter<W: Write> {
     sink: Option<W>,
     header: Header,
     codec: Option<Box<dyn Codec>>,
+    /// One more codec for each extra thread compressing columns.
+    spare_codecs: Vec<Box<dyn Codec>>,
     columns: Vec<ColumnBuffer>,
     rows: usize,
     plain_bytes: usize,
@@ -270,6 +290,9 @@ pub struct RcFileWriter<W: Write> {
     out: Vec<u8>,
     poisoned: bool,
 }
+
+/// Bytes in a row group below which its columns are compressed on the calling thread only.
+const PARALLEL_COMPRESS_BYTES: usize = 256 << 10;
 
 /// The failure of a cell that no row group can hold.
 fn cell_too_large() -> Error {
@@ -442,23 +465,14 @@ impl<W: Write> RcFileWriter<W> {
         // Column bytes (compressed if needed) and the key section.
         let mut key = Vec::with_capacity(16 + self.columns.len() * 8);
         write_vlong(&mut key, rows as i64);
-        let mut values: Vec<Vec<u8>> = Vec::with_capacity(self.columns.len());
-        for b in &mut self.columns {
+        let plain_lens: Vec<usize> = self.columns.iter().map(|b| b.data.len()).collect();
+        let values = self.column_bytes()?;
+        for ((b, on_disk), plain_len) in self.columns.iter_mut().zip(&values).zip(plain_lens) {
             let lens = b.lengths.finish();
-            let plain_len = b.data.len();
-            let on_disk = match self.codec.as_mut() {
-                Some(c) => {
-                    let mut z = Vec::with_capacity(b.data.len() / 2 + 64);
-                    c.compress(&b.data, &mut z)?;
-                    z
-                }
-                None => std::mem::take(&mut b.data),
-            };
             write_vlong(&mut key, on_disk.len() as i64);
             write_vlong(&mut key, plain_len as i64);
             write_vlong(&mut key, lens.len() as i64);
             key.extend_from_slice(&lens);
-            values.push(on_disk);
         }
         let key_len = key.len();
         let key_on_disk = match self.codec.as_mut() {
@@ -520,6 +534,61 @@ impl<W: Write> RcFileWriter<W> {
         self.rows = 0;
         self.plain_bytes = 0;
         Ok(())
+    }
+
+    /// Each column's bytes as they go on disk: compressed, on the spare codecs' threads too
+    /// when there are any and the row group is large enough (columns taken one at a time
+    /// from a shared counter), or the buffers themselves without a codec.
+    fn column_bytes(&mut self) -> Result<Vec<Vec<u8>>> {
+        let RcFileWriter {
+            codec,
+            spare_codecs,
+            columns,
+            ..
+        } = self;
+        let Some(first) = codec.as_mut() else {
+            return Ok(columns
+                .iter_mut()
+                .map(|b| std::mem::take(&mut b.data))
+                .collect());
+        };
+        let compress = |c: &mut Box<dyn Codec>, data: &[u8]| -> Result<Vec<u8>> {
+            let mut z = Vec::with_capacity(data.len() / 2 + 64);
+            c.compress(data, &mut z)?;
+            Ok(z)
+        };
+        let total: usize = columns.iter().map(|b| b.data.len()).sum();
+        if spare_codecs.is_empty() || columns.len() < 2 || total < PARALLEL_COMPRESS_BYTES {
+            return columns.iter().map(|b| compress(first, &b.data)).collect();
+        }
+        let columns: &[ColumnBuffer] = columns;
+        let next = AtomicUsize::new(0);
+        let work = |c: &mut Box<dyn Codec>| {
+            let mut done = Vec::new();
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(b) = columns.get(k) else {
+                    return done;
+                };
+                done.push((k, compress(c, &b.data)));
+            }
+        };
+        let mut done: Vec<(usize, Result<Vec<u8>>)> = std::thread::scope(|s| {
+            let helpers: Vec<_> = (spare_codecs.iter_mut())
+                .map(|c| s.spawn(|| work(c)))
+                .collect();
+            let mut all = work(first);
+            for h in helpers {
+                match h.join() {
+                    Ok(part) => all.extend(part),
+                    Err(_) => all.push((0, Err(Error::invalid("a compressing thread panicked")))),
+                }
+            }
+            all
+        });
+        // Column order; the first failing column's error.
+        done.sort_by_key(|(k, _)| *k);
+        done.into_iter().map(|(_, r)| r).collect()
     }
 
     /// Decodes the encoded row group again and compares every column with what was given.
