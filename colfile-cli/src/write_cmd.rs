@@ -236,7 +236,7 @@ fn read_row(schema: &Schema, n: usize, line: &str, row: &mut Vec<Value>) -> Resu
 }
 
 /// The `--row-group-rows`, `--row-group-bytes` and `--sync` given (for `write` and
-/// `convert`) applied to an RCFile writer's builder.
+/// `convert`) applied to an RCFile writer's builder, which compresses on every core.
 pub(crate) fn row_groups<W: Write>(
     mut b: RcFileWriterBuilder<W>,
     rows: Option<usize>,
@@ -252,7 +252,8 @@ pub(crate) fn row_groups<W: Write>(
     if let Some(s) = sync {
         b = b.with_sync(s);
     }
-    b
+    // Row groups' columns compressed on one thread per core (no thread without a codec).
+    b.with_threads(crate::json_lines::workers())
 }
 
 /// Runs `body` on a temporary file next to `out` and renames it to `out` when `body`
