@@ -1,5 +1,5 @@
 //! LZ4 raw blocks (the block format, no LZ4 frame) with `lz4_flex`'s safe block API; the
-//! encoder's hash table is reused across calls.
+//! encoder's hash tables are reused across calls.
 
 use super::block::RawBlock;
 use super::Algorithm;
@@ -10,9 +10,15 @@ use lz4_flex::block::{
 };
 
 /// LZ4 as a [`RawBlock`].
+///
+/// `lz4_flex` hashes with a 16-bit table below 64 KiB of input and with a 32-bit one (and
+/// another hash) above, and a table once grown stays grown: one table for each size keeps a
+/// block's bytes a function of its input alone, whatever this encoder compressed before
+/// (so that writers compressing on several threads write the same bytes).
 #[derive(Default)]
 pub(crate) struct Lz4Block {
-    table: CompressTable,
+    small: CompressTable,
+    large: Option<CompressTable>,
 }
 
 impl std::fmt::Debug for Lz4Block {
@@ -41,7 +47,12 @@ impl RawBlock for Lz4Block {
     }
 
     fn compress_block(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize> {
-        compress_into_with_table(input, output, &mut self.table)
+        let table = if input.len() < usize::from(u16::MAX) {
+            &mut self.small
+        } else {
+            self.large.get_or_insert_with(CompressTable::default)
+        };
+        compress_into_with_table(input, output, table)
             .map_err(|e| Error::codec("lz4", "could not compress: ", e))
     }
 

@@ -577,6 +577,46 @@ mod tests {
         }
     }
 
+    /// A codec's output is a function of its input alone: what the same codec object
+    /// compressed before (a large input, say, that grows an encoder's tables) changes
+    /// nothing, so that several codec objects on several threads write the same bytes.
+    #[test]
+    fn compressing_does_not_depend_on_what_came_before() {
+        // Words drawn by a linear congruential generator: matches of many lengths.
+        let words = |n: usize, seed: u64| {
+            let mut x = seed;
+            let mut out = Vec::new();
+            while out.len() < n {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let w = [
+                    "alpha ", "beta ", "gamma7 ", "d ", "epsilon_", "zeta, ", "eta:",
+                ];
+                out.extend_from_slice(w[(x >> 60) as usize % w.len()].as_bytes());
+                out.push((x >> 33) as u8);
+            }
+            out
+        };
+        let (small, large) = (words(12_000, 1), words(900_000, 2));
+        let pairs = HadoopCodec::ALL.map(|c| (c.algorithm(), c.framing()));
+        let others = [
+            (Algorithm::Snappy, Framing::Raw),
+            (Algorithm::Lz4, Framing::Raw),
+            (Algorithm::Zstd, Framing::ZstdFrame),
+            (Algorithm::Deflate, Framing::Gzip),
+        ];
+        for (algorithm, framing) in pairs.into_iter().chain(others) {
+            let Ok(mut used) = new_codec(algorithm, framing, None) else {
+                continue; // feature off
+            };
+            let mut fresh = new_codec(algorithm, framing, None).unwrap();
+            let (mut a, mut b, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+            used.compress(&large, &mut scratch).unwrap();
+            used.compress(&small, &mut a).unwrap();
+            fresh.compress(&small, &mut b).unwrap();
+            assert_eq!(a, b, "{algorithm:?} {framing:?}");
+        }
+    }
+
     #[test]
     fn unsupported_pairs_are_refused_whatever_the_features() {
         for (algorithm, framing) in [
