@@ -76,7 +76,10 @@ pub(crate) fn encode_groups(
         let r = encode_group(id, group, work, &mut e);
         let done = match r {
             Ok(true) => Slot::Ready(e),
-            Ok(false) => Slot::Empty,
+            Ok(false) => {
+                lock(&spare).push(e);
+                Slot::Empty
+            }
             Err(err) => {
                 failed.store(true, Ordering::Relaxed);
                 return Err(err);
