@@ -91,23 +91,18 @@ pub(crate) fn encode_groups(
     // Emits the groups from `*emitted` on while they are encoded, in order.
     let mut emit_ready = |emitted: &mut usize| -> Result<()> {
         while let (Some(slot), Some(&i)) = (slots.get(*emitted), order.get(*emitted)) {
-            let mut guard = lock(slot);
-            if matches!(*guard, Slot::Pending) {
-                return Ok(());
-            }
-            let taken = std::mem::replace(&mut *guard, Slot::Empty);
-            drop(guard);
-            let mut e = match taken {
-                Slot::Pending => return Ok(()),
-                Slot::Empty => {
-                    *emitted += 1;
-                    continue;
+            let taken = {
+                let mut guard = lock(slot);
+                if matches!(*guard, Slot::Pending) {
+                    return Ok(());
                 }
-                Slot::Ready(e) => e,
+                std::mem::replace(&mut *guard, Slot::Empty)
             };
             *emitted += 1;
-            emit(i, &mut e)?;
-            lock(&spare).push(e);
+            if let Slot::Ready(mut e) = taken {
+                emit(i, &mut e)?;
+                lock(&spare).push(e);
+            }
         }
         Ok(())
     };
