@@ -167,6 +167,7 @@ pub mod json_scan;
 #[cfg(feature = "json")]
 pub mod json_text;
 mod limits;
+mod parallel;
 pub mod rcfile;
 pub mod sink;
 pub mod source;

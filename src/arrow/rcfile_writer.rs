@@ -8,6 +8,7 @@ use arrow_schema::Schema as ArrowSchema;
 use super::hive_types::{arrow_schema_to_hive, field_to_hive};
 use super::hive_values::value_into;
 use super::rcfile_cells::plain_cells;
+use crate::parallel::map_in_order;
 use crate::rcfile::encoded::{ColumnCells, EncodedRows};
 use crate::rcfile::{
     Field, HadoopCodec, HiveType, RcFileWriter, RcFileWriterBuilder, RowWriter, RowWriterBuilder,
@@ -234,8 +235,8 @@ impl RcFileArrowEncoder {
 
     /// Each schema column's cells for `rows` rows of `sources` into `columns` (one a source),
     /// column by column (one loop over an array's values, no row of values), the columns
-    /// shared among the threads when the batch is large enough to pay for them. The first
-    /// failing column's error, in column order.
+    /// taken one at a time by the threads when the batch is large enough to pay for them.
+    /// The first failing column's error, in column order.
     fn encode_columns(
         &self,
         sources: &[Source],
@@ -243,48 +244,26 @@ impl RcFileArrowEncoder {
         columns: &mut [ColumnCells],
     ) -> Result<()> {
         let serde = &self.serde;
-        let mut jobs: Vec<Job<'_>> = (sources.iter())
+        let jobs: Vec<Job<'_>> = (sources.iter())
             .map(Option::as_deref)
             .zip(self.schema.columns())
             .zip(columns.iter_mut())
             .map(|((src, col), cells)| (src, col, cells))
             .collect();
-        let encode = |(src, col, cells): &mut Job<'_>| encode_cells(*src, col, serde, rows, cells);
-        let threads = self.threads.min(jobs.len());
-        if threads <= 1 || rows * jobs.len() < PARALLEL_CELLS {
-            return jobs.iter_mut().try_for_each(encode);
-        }
-        // Columns dealt out in turn (wide string columns tend to sit together, and this
-        // spreads them), share 0 on this thread.
-        let mut shares: Vec<Vec<(usize, _)>> = (0..threads).map(|_| Vec::new()).collect();
-        for (i, job) in jobs.iter_mut().enumerate() {
-            if let Some(share) = shares.get_mut(i % threads) {
-                share.push((i, job));
-            }
-        }
-        let run = |share: Vec<(usize, &mut Job<'_>)>| {
-            share
-                .into_iter()
-                .map(|(i, job)| (i, encode(job)))
-                .collect::<Vec<_>>()
+        // Threads only for a batch large enough to pay for them.
+        let threads = if rows * jobs.len() < PARALLEL_CELLS {
+            1
+        } else {
+            self.threads
         };
-        let mut outcomes = std::thread::scope(|s| {
-            let mut shares = shares.into_iter();
-            let mine = shares.next().unwrap_or_default();
-            let helpers: Vec<_> = shares.map(|share| s.spawn(move || run(share))).collect();
-            let mut outcomes = run(mine);
-            for h in helpers {
-                match h.join() {
-                    Ok(done) => outcomes.extend(done),
-                    Err(_) => {
-                        outcomes.push((0, Err(Error::invalid("a column-encoding thread failed"))))
-                    }
-                }
-            }
-            outcomes
-        });
-        outcomes.sort_by_key(|(i, _)| *i);
-        outcomes.into_iter().try_for_each(|(_, r)| r)
+        let encoded = map_in_order(
+            jobs,
+            &mut vec![(); threads],
+            "column-encoding",
+            |_, (src, col, cells)| encode_cells(src, col, serde, rows, cells),
+        )?;
+        // The first failing column's error.
+        encoded.into_iter().collect()
     }
 
     /// For each schema column, the batch column that feeds it (or none).

@@ -46,11 +46,11 @@ use super::header::{Header, HeaderVersion, COLUMN_NUMBER_KEY};
 use super::lengths::LengthsEncoder;
 use super::rowgroup::{decode_column, parse_key, ColumnBytes, ColumnData};
 use crate::compress::{Codec, HadoopCodec};
+use crate::parallel::map_in_order;
 use crate::rcfile::hadoop::{write_i32_be, write_vlong};
 use crate::sink::SyncWrite;
 use crate::{Error, Limits, Result};
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Hive's default row-group buffer: 4 MiB of plain cell bytes (`hive.io.rcfile.record.buffer.size`).
 pub const DEFAULT_ROW_GROUP_BYTES: usize = 4 * 1024 * 1024;
@@ -552,43 +552,20 @@ impl<W: Write> RcFileWriter<W> {
                 .map(|b| std::mem::take(&mut b.data))
                 .collect());
         };
-        let compress = |c: &mut Box<dyn Codec>, data: &[u8]| -> Result<Vec<u8>> {
-            let mut z = Vec::with_capacity(data.len() / 2 + 64);
-            c.compress(data, &mut z)?;
-            Ok(z)
-        };
+        // The spare codecs' threads only for a row group large enough to pay for them.
         let total: usize = columns.iter().map(|b| b.data.len()).sum();
-        if spare_codecs.is_empty() || columns.len() < 2 || total < PARALLEL_COMPRESS_BYTES {
-            return columns.iter().map(|b| compress(first, &b.data)).collect();
+        let mut coders = vec![first];
+        if total >= PARALLEL_COMPRESS_BYTES {
+            coders.extend(spare_codecs.iter_mut());
         }
-        let columns: &[ColumnBuffer] = columns;
-        let next = AtomicUsize::new(0);
-        let work = |c: &mut Box<dyn Codec>| {
-            let mut done = Vec::new();
-            loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(b) = columns.get(k) else {
-                    return done;
-                };
-                done.push((k, compress(c, &b.data)));
-            }
-        };
-        let mut done: Vec<(usize, Result<Vec<u8>>)> = std::thread::scope(|s| {
-            let helpers: Vec<_> = (spare_codecs.iter_mut())
-                .map(|c| s.spawn(|| work(c)))
-                .collect();
-            let mut all = work(first);
-            for h in helpers {
-                match h.join() {
-                    Ok(part) => all.extend(part),
-                    Err(_) => all.push((0, Err(Error::invalid("a compressing thread panicked")))),
-                }
-            }
-            all
-        });
-        // Column order; the first failing column's error.
-        done.sort_by_key(|(k, _)| *k);
-        done.into_iter().map(|(_, r)| r).collect()
+        let items: Vec<&ColumnBuffer> = columns.iter().collect();
+        let compressed = map_in_order(items, &mut coders, "column-compressing", |c, b| {
+            let mut z = Vec::with_capacity(b.data.len() / 2 + 64);
+            c.compress(&b.data, &mut z)?;
+            Ok(z)
+        })?;
+        // The first failing column's error.
+        compressed.into_iter().collect()
     }
 
     /// Decodes the encoded row group again and compares every column with what was given.
