@@ -5,7 +5,7 @@
 
 use super::limit_exceeded;
 use crate::cursor::Cursor;
-use crate::tsfile::format::values::Values;
+use crate::tsfile::format::values::{extend_short, Values};
 use crate::tsfile::format::varint::{put_var_bytes, put_varint};
 use crate::{Error, Result};
 
@@ -36,11 +36,9 @@ pub(crate) fn encode(values: &Values, out: &mut Vec<u8>) -> Result<()> {
                 // A short value: its length byte, then a fixed 16-byte copy cut back to the
                 // value (no copy of a length that changes from value to value).
                 if len <= WINDOW {
-                    if let Some(window) = data.get(a..a + WINDOW) {
-                        out.push((len as u8) << 1);
-                        let at = out.len();
-                        out.extend_from_slice(window);
-                        out.truncate(at + len);
+                    if let Some(window) = data.get(a..).and_then(<[u8]>::first_chunk) {
+                        put_varint(out, len as i32);
+                        extend_short(out, window, len);
                         continue;
                     }
                 }

@@ -40,9 +40,7 @@ impl BinaryValues {
     /// a fixed-size copy, without a call to `memcpy` for each short value.
     #[inline]
     pub(crate) fn push_from_window(&mut self, window: &[u8; 16], len: usize) {
-        let at = self.data.len();
-        self.data.extend_from_slice(window);
-        self.data.truncate(at + len.min(16));
+        extend_short(&mut self.data, window, len);
         self.offsets.push(self.data.len());
     }
     /// Number of values.
@@ -118,6 +116,15 @@ impl BinaryValues {
     pub fn into_parts(self) -> (Vec<usize>, Vec<u8>) {
         (self.offsets, self.data)
     }
+}
+
+/// Appends `window[..len]` (`len` ≤ 16) to `out` by copying the whole window and cutting
+/// it back: a fixed-size copy, without a call to `memcpy` for each short value.
+#[inline]
+pub(crate) fn extend_short(out: &mut Vec<u8>, window: &[u8; 16], len: usize) {
+    let at = out.len();
+    out.extend_from_slice(window);
+    out.truncate(at + len.min(16));
 }
 
 impl<'a> FromIterator<&'a [u8]> for BinaryValues {
