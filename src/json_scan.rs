@@ -36,6 +36,7 @@ pub struct FlatRow<'a> {
 /// assert_eq!(scan_scalar("-1.5e3"), Some(Scalar::Number("-1.5e3")));
 /// assert_eq!(scan_scalar("007"), None);
 /// ```
+#[inline]
 pub fn scan_scalar(text: &str) -> Option<Scalar<'_>> {
     let mut s = Scan {
         b: text.as_bytes(),

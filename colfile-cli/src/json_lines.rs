@@ -4,6 +4,8 @@
 
 use crate::Failure;
 use colfile::json_scan::Scalar;
+use colfile::tsfile::format::DataType;
+use colfile::tsfile::ValueRef;
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,6 +55,12 @@ pub trait CellReader: Send + Sync {
     ) -> Option<()>;
     /// The row's JSON object, as text, into `line`.
     fn json_line(&self, cells: &[&str], line: &mut String);
+    /// The names [`members`](Self::members) gives every row's cells under, in order.
+    fn names(&self) -> &[String];
+    /// The value that cell `i`'s scalar (as [`members`](Self::members) gives it) stands for
+    /// in a TsFile column of `data_type`; `None` where it stands for none, or is not a plain
+    /// scalar.
+    fn ts_value<'s>(&self, i: usize, cell: &'s str, data_type: DataType) -> Option<ValueRef<'s>>;
 }
 
 /// What [`CellBatch::for_each_row`] gives each row to: its number and its cells.
@@ -277,7 +285,6 @@ pub(crate) fn recycle<T, U>(mut row: Vec<T>, empty: impl Fn() -> U) -> Vec<U> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use colfile::tsfile::ValueRef;
 
     #[test]
     fn a_recycled_row_keeps_its_room() {

@@ -6,7 +6,7 @@ use crate::json_lines::{recycle, CellBatch, CellReader, LineBatch};
 use crate::Failure;
 use colfile::tsfile::format::DataType;
 use colfile::tsfile::tools::json::{
-    row_from_json_line, row_refs_from_json_line, row_refs_from_members,
+    row_from_json_line, row_refs_from_json_line, row_refs_from_members, FixedKeys,
 };
 use colfile::tsfile::{Value, ValueRef};
 
@@ -129,13 +129,20 @@ pub(crate) fn parse_cells(
     other: &impl Fn(usize, &str) -> Result<(i64, Vec<Value>), Failure>,
 ) -> Result<ParsedRows, Failure> {
     let borrowable = borrowable(types);
+    // Every row's cells come under the same names: their columns are found once.
+    let keys = FixedKeys::new(reader.names(), names, types);
     let mut out = ParsedRows::with_capacity(batch.len(), names.len());
     let mut spare = Vec::with_capacity(names.len());
     let mut text = String::new();
     batch.for_each_row(&mut |n, cells| {
         let mut row = recycle(std::mem::take(&mut spare), || ValueRef::Null);
-        let fast = borrowable
-            .then(|| row_refs_from_members(|m| reader.members(cells, m), names, types, &mut row));
+        let fast = borrowable.then(|| match &keys {
+            Some(k) => k.row_refs(
+                |i, t| reader.ts_value(i, cells.get(i).copied()?, t),
+                &mut row,
+            ),
+            None => row_refs_from_members(|m| reader.members(cells, m), names, types, &mut row),
+        });
         out.push_row(n, fast.flatten(), &row, || {
             reader.json_line(cells, &mut text);
             owned_row(n, &text, true, names, types, other)

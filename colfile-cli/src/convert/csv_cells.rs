@@ -4,6 +4,9 @@
 
 use crate::json_lines::CellReader;
 use colfile::json_scan::Scalar;
+use colfile::tsfile::format::DataType;
+use colfile::tsfile::tools::json::from_scalar_ref;
+use colfile::tsfile::ValueRef;
 use serde_json::Value as Json;
 
 /// How a CSV cell of a column reads as JSON.
@@ -74,6 +77,16 @@ impl CellReader for CsvCells {
     fn json_line(&self, cells: &[&str], line: &mut String) {
         self.write_object(cells.iter().copied(), line);
     }
+
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    #[inline]
+    fn ts_value<'s>(&self, i: usize, cell: &'s str, data_type: DataType) -> Option<ValueRef<'s>> {
+        let kind = *self.kinds.get(i)?;
+        from_scalar_ref(data_type, plain_scalar(cell, kind, cell == self.null)?)
+    }
 }
 
 /// A CSV cell as a JSON value: null for the null marker; a text column's cell as a string;
@@ -105,6 +118,7 @@ fn cell_json(cell: &str, kind: CellKind, null: bool, out: &mut String) {
 /// The JSON scalar [`cell_value`] is, where [`cell_json`] need not build it: null for the
 /// null marker, a text cell's string, or a number, `true`, `false` or `null` written as
 /// it reads (not `-0`, which serde_json spells `0`); `None` for any other cell.
+#[inline]
 fn plain_scalar(cell: &str, kind: CellKind, null: bool) -> Option<Scalar<'_>> {
     if null {
         return Some(Scalar::Null);

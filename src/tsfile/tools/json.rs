@@ -156,8 +156,18 @@ pub fn from_scalar(data_type: DataType, j: Scalar<'_>) -> Option<Value> {
 
 /// [`from_scalar`] borrowing the text of strings; `None` also for a BLOB or OBJECT string,
 /// whose bytes are decoded from hex and so cannot be borrowed.
+///
+/// ```
+/// use colfile::json_scan::Scalar;
+/// use colfile::tsfile::format::DataType;
+/// use colfile::tsfile::tools::json::from_scalar_ref;
+/// use colfile::tsfile::ValueRef;
+/// let v = from_scalar_ref(DataType::String, Scalar::Str("on"));
+/// assert_eq!(v, Some(ValueRef::Binary(b"on")));
+/// assert_eq!(from_scalar_ref(DataType::Int32, Scalar::Number("1.5")), None);
+/// ```
 #[inline(always)]
-fn from_scalar_ref(data_type: DataType, j: Scalar<'_>) -> Option<ValueRef<'_>> {
+pub fn from_scalar_ref(data_type: DataType, j: Scalar<'_>) -> Option<ValueRef<'_>> {
     if j == Scalar::Null {
         return Some(ValueRef::Null);
     }
@@ -300,22 +310,13 @@ fn flat_row_into<'a, T: Clone>(
     null: T,
     value: impl Fn(DataType, Scalar<'a>) -> Option<T>,
 ) -> Option<i64> {
-    if types.len() != names.len() || names.iter().any(|n| n.eq_ignore_ascii_case("time")) {
-        return None; // a column the key "time" could also name: left to serde_json's rules
+    if !flat_columns(names, types) {
+        return None;
     }
     row.clear();
     row.resize(names.len(), null);
     let mut time = None;
-    // Column 0 is the time; the names follow it. Keys mostly come in the names' order,
-    // after the time or before it: look there first.
-    let column_of = |member: usize, k: &str| {
-        if k == "time" {
-            return Some(0);
-        }
-        let at = |i: usize| names.get(i)?.eq_ignore_ascii_case(k).then_some(i + 1);
-        let near = member.checked_sub(1).and_then(at).or_else(|| at(member));
-        near.or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(k)).map(|i| i + 1))
-    };
+    let column_of = |member: usize, k: &str| column_of(names, member, k);
     let (object, given) =
         crate::json_scan::visit_columns(members, names.len() + 1, column_of, |i, j| {
             match i.checked_sub(1) {
@@ -331,6 +332,105 @@ fn flat_row_into<'a, T: Clone>(
         return None;
     }
     time
+}
+
+/// Whether rows of `names` (of `types`) are read by the flat readers: a type for each name,
+/// and no column the key "time" could also name (those are left to serde_json's rules).
+fn flat_columns(names: &[String], types: &[DataType]) -> bool {
+    types.len() == names.len() && !names.iter().any(|n| n.eq_ignore_ascii_case("time"))
+}
+
+/// The column the key `k` of a row's `member`-th member names: 0 for the time, `i + 1` for
+/// `names[i]` (any case). Keys mostly come in the names' order, after the time or before
+/// it: those places are looked at first.
+fn column_of(names: &[String], member: usize, k: &str) -> Option<usize> {
+    if k == "time" {
+        return Some(0);
+    }
+    let at = |i: usize| names.get(i)?.eq_ignore_ascii_case(k).then_some(i + 1);
+    let near = member.checked_sub(1).and_then(at).or_else(|| at(member));
+    near.or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(k)).map(|i| i + 1))
+}
+
+/// Rows whose members always come under the same keys in the same order (CSV records under
+/// their header), placed as [`row_refs_from_members`] places them, with each key's column
+/// found once instead of in every row.
+///
+/// ```
+/// use colfile::json_scan::Scalar;
+/// use colfile::tsfile::format::DataType;
+/// use colfile::tsfile::tools::json::{from_scalar_ref, FixedKeys};
+/// use colfile::tsfile::ValueRef;
+/// let (names, types) = (["temp".to_string(), "on".to_string()], [DataType::Float, DataType::Boolean]);
+/// let keys = FixedKeys::new(&["TEMP", "time"], &names, &types).unwrap();
+/// let cells = [Scalar::Number("2.5"), Scalar::Number("9")];
+/// let mut row = Vec::new();
+/// let time = keys.row_refs(|i, t| from_scalar_ref(t, cells[i]), &mut row);
+/// assert_eq!(time, Some(9));
+/// assert_eq!(row, [ValueRef::Float(2.5), ValueRef::Null]);
+/// assert!(FixedKeys::new(&["temp", "Temp", "time"], &names, &types).is_none());
+/// ```
+#[derive(Clone, Debug)]
+pub struct FixedKeys {
+    /// Each key's column (0 = the time) and the type its value is read as (the time's INT64).
+    columns: Vec<(usize, DataType)>,
+    width: usize,
+}
+
+impl FixedKeys {
+    /// Where rows of members under `keys` go among `names` (of `types`); `None` where
+    /// [`row_refs_from_members`] refuses every such row (a key that names no column or one
+    /// named before it, no key for the time, a column the key "time" could also name).
+    pub fn new(keys: &[impl AsRef<str>], names: &[String], types: &[DataType]) -> Option<Self> {
+        if !flat_columns(names, types) {
+            return None;
+        }
+        let mut seen = vec![false; names.len() + 1];
+        let columns = keys
+            .iter()
+            .enumerate()
+            .map(|(member, k)| {
+                let i = column_of(names, member, k.as_ref())?;
+                if std::mem::replace(seen.get_mut(i)?, true) {
+                    return None;
+                }
+                let t = match i.checked_sub(1) {
+                    None => DataType::Int64,
+                    Some(c) => *types.get(c)?,
+                };
+                Some((i, t))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        seen.first().copied().unwrap_or(false).then_some(FixedKeys {
+            columns,
+            width: names.len(),
+        })
+    }
+
+    /// The row whose `i`-th member's value is `value(i, data_type)`, the value a column of
+    /// `data_type` holds (INT64 for the time), into `row`; returns its time. `None` where a
+    /// value is `None` or the time is null, as [`row_refs_from_members`] refuses such a row.
+    #[inline]
+    pub fn row_refs<'a>(
+        &self,
+        mut value: impl FnMut(usize, DataType) -> Option<ValueRef<'a>>,
+        row: &mut Vec<ValueRef<'a>>,
+    ) -> Option<i64> {
+        row.clear();
+        row.resize(self.width, ValueRef::Null);
+        let mut time = None;
+        for (member, &(i, t)) in self.columns.iter().enumerate() {
+            let v = value(member, t)?;
+            match i.checked_sub(1) {
+                None => match v {
+                    ValueRef::Int64(t) => time = Some(t),
+                    _ => return None,
+                },
+                Some(c) => *row.get_mut(c)? = v,
+            }
+        }
+        time
+    }
 }
 
 fn special(s: &str) -> Option<f64> {
@@ -370,9 +470,22 @@ mod tests {
                 &types,
                 &mut row,
             );
-            t.map(|t| (t, row))
+            let t = t.map(|t| (t, row));
+            // Rows under these keys read the same with their columns found once; where
+            // these keys are refused, every row under them is.
+            let keys: Vec<&str> = cells.iter().map(|c| c.0).collect();
+            let mut fixed = vec![ValueRef::Int32(7)];
+            let value = |i: usize, ty| from_scalar_ref(ty, cells.get(i)?.1);
+            match FixedKeys::new(&keys, &names, &types) {
+                Some(k) => assert_eq!(k.row_refs(value, &mut fixed).map(|f| (f, fixed)), t),
+                None => assert_eq!(t, None, "{keys:?}"),
+            }
+            t
         };
         let (one, b) = (Scalar::Number("1"), Scalar::Str("x"));
+        let none = Scalar::Null;
+        assert_eq!(read(&[("time", none), ("a", one)]), None); // a null time
+        assert_eq!(read(&[("time", one), ("a", b)]), None); // not an INT64
         assert_eq!(
             read(&[("B", b), ("time", one)]),
             Some((1, vec![ValueRef::Null, ValueRef::Binary(b"x")]))
@@ -512,6 +625,13 @@ mod tests {
                 );
                 prop_assert_eq!(format!("{:?}", u.map(|u| (u, &by_members))),
                     format!("{:?}", t.map(|t| (t, &refs))), "{}", line);
+                // So do rows under the same keys whose columns were found once.
+                let mut fixed = vec![ValueRef::Int32(7); 2];
+                let f = FixedKeys::new(&flat.keys, &names, types).and_then(|k| {
+                    k.row_refs(|i, t| from_scalar_ref(t, *flat.values.get(i)?), &mut fixed)
+                });
+                prop_assert_eq!(format!("{:?}", f.map(|f| (f, &fixed))),
+                    format!("{:?}", u.map(|u| (u, &by_members))), "{}", line);
             }
             if !types.contains(&DataType::Blob) {
                 prop_assert_eq!(format!("{owned:?}"), format!("{got:?}"), "{}", line);
