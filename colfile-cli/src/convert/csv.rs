@@ -74,7 +74,9 @@ impl CsvReader {
             if let Some(records) = &mut self.records {
                 let more = records.read_record(&mut self.record);
                 if more.map_err(|e| read_failure(&self.name, e, self.record_line + 1))? {
-                    self.record_line = self.record.position().map_or(0, |p| p.line());
+                    let bytes = records.get_ref().get_ref();
+                    let (record, start) = (&self.record, &self.run_start);
+                    self.record_line = record.position().map_or(0, |p| line_of(bytes, start, p));
                     return Ok(true);
                 }
             }
@@ -164,6 +166,54 @@ impl CellBatch for CsvRun {
     }
 
     fn for_each_row(&self, each: &mut EachRow<'_>) -> Result<(), Failure> {
+        match self.plain_text() {
+            Some(text) => self.plain_rows(text, each),
+            None => self.csv_rows(each),
+        }
+    }
+}
+
+impl CsvRun {
+    /// The run's text where its records are plain lines: UTF-8 with no quote character and
+    /// no carriage return, so that every line break ends a record (blank lines end none)
+    /// and every delimiter ends a field, as the `csv` crate reads them.
+    fn plain_text(&self) -> Option<&str> {
+        let bytes = &self.raw.bytes[..];
+        if memchr::memchr2(self.opts.quote, b'\r', bytes).is_some() {
+            return None;
+        }
+        std::str::from_utf8(bytes).ok()
+    }
+
+    /// [`csv_rows`](Self::csv_rows) of a run of plain lines, cut at line breaks and
+    /// delimiters in one pass.
+    fn plain_rows(&self, text: &str, each: &mut EachRow<'_>) -> Result<(), Failure> {
+        let (bytes, delimiter) = (text.as_bytes(), self.opts.delimiter);
+        let mut cells = Vec::with_capacity(self.width);
+        let (mut row, mut line, mut start) = (self.first_row, self.raw.start.line(), 0);
+        let ends = memchr::memchr2_iter(delimiter, b'\n', bytes);
+        for end in ends.chain(std::iter::once(bytes.len())) {
+            let cell = text.get(start..end).unwrap_or_default();
+            start = end + 1;
+            if bytes.get(end) == Some(&delimiter) {
+                cells.push(cell);
+                continue;
+            }
+            // A line ends (or the text): a record, unless the line is blank.
+            if !(cells.is_empty() && cell.is_empty()) {
+                cells.push(cell);
+                check_width(&self.name, line, cells.len(), self.width)?;
+                each(row, &cells)?;
+                cells.clear();
+                row += 1;
+            }
+            line += 1;
+        }
+        Ok(())
+    }
+
+    /// Reads the run's records with the `csv` crate.
+    fn csv_rows(&self, each: &mut EachRow<'_>) -> Result<(), Failure> {
         let mut records = positioned(&self.raw.bytes[..], self.raw.start.clone(), &self.opts);
         let (mut record, mut spare) = (csv::StringRecord::new(), Vec::with_capacity(self.width));
         let mut line = self.raw.start.line();
@@ -172,7 +222,9 @@ impl CellBatch for CsvRun {
             if !more.map_err(|e| read_failure(&self.name, e, line))? {
                 return Ok(());
             }
-            line = record.position().map_or(line, |p| p.line());
+            line = record
+                .position()
+                .map_or(line, |p| line_of(&self.raw.bytes, &self.raw.start, p));
             check_width(&self.name, line, record.len(), self.width)?;
             let mut cells = recycle(std::mem::take(&mut spare), || "");
             cells.extend(record.iter());
@@ -181,6 +233,15 @@ impl CellBatch for CsvRun {
         }
         Ok(())
     }
+}
+
+/// The line the record at `p` starts on, in `bytes` (which start at `start`): the csv crate
+/// places a record where the blank lines before it start, and those are counted past.
+fn line_of(bytes: &[u8], start: &csv::Position, p: &csv::Position) -> u64 {
+    let at = usize::try_from(p.byte().saturating_sub(start.byte())).unwrap_or(usize::MAX);
+    let blank = bytes.get(at..).unwrap_or_default();
+    let blank = blank.iter().take_while(|b| matches!(b, b'\r' | b'\n'));
+    p.line() + blank.filter(|&&b| b == b'\n').count() as u64
 }
 
 /// The failure of reading a record at about `line` (the error's own, where it has one).
@@ -206,5 +267,128 @@ pub fn cell(j: Option<&Json>) -> Option<String> {
         None | Some(Json::Null) => None,
         Some(Json::String(s)) => Some(s.clone()),
         Some(other) => Some(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::csv_runs::tests::{semicolons, xorshift};
+    use super::super::csv_runs::RecordRuns;
+    use super::*;
+
+    /// Every row (number and cells) the runs of `text` give through `read`, and the first
+    /// failure's message.
+    fn rows_of(
+        text: &[u8],
+        opts: &CsvOptions,
+        width: usize,
+        read: impl Fn(&CsvRun, &mut EachRow<'_>) -> Result<(), Failure>,
+    ) -> (Vec<(usize, Vec<String>)>, Option<String>) {
+        let mut runs = RecordRuns::new(Box::new(std::io::Cursor::new(text.to_vec())), opts, 7);
+        let (mut rows, mut first_row) = (Vec::new(), 1);
+        while let Some(raw) = runs.next_run().expect("bytes read") {
+            let run = CsvRun {
+                raw,
+                opts: opts.clone(),
+                width,
+                first_row,
+                name: "in.csv".into(),
+            };
+            first_row += run.len();
+            let r = read(&run, &mut |n, cells| {
+                rows.push((n, cells.iter().map(|c| c.to_string()).collect()));
+                Ok(())
+            });
+            if let Err(e) = r {
+                return (rows, Some(e.message));
+            }
+        }
+        (rows, None)
+    }
+
+    #[test]
+    fn plain_lines_are_cut_as_the_csv_crate_reads_them() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        let semi = semicolons();
+        let mut plain = 0;
+        for (opts, alphabet) in [
+            (
+                CsvOptions::default(),
+                ["a", "b", ",", ",", "\n", "\n", ";", " ", "é", "\"", "\r"],
+            ),
+            (
+                semi,
+                ["a", "b", ";", ";", "\n", "\n", ",", " ", "é", "'", "\r"],
+            ),
+        ] {
+            for i in 0..1500 {
+                // Most inputs without a quote or a carriage return, some with.
+                let letters = if i % 4 == 0 { 11 } else { 9 };
+                let len = (next() % 60) as usize;
+                let text: String = (0..len)
+                    .map(|_| alphabet[(next() % letters) as usize])
+                    .collect();
+                for width in [1, 2, 3] {
+                    let slow = rows_of(text.as_bytes(), &opts, width, CsvRun::csv_rows);
+                    let fast = rows_of(text.as_bytes(), &opts, width, |run, each| {
+                        run.for_each_row(each)
+                    });
+                    assert_eq!(fast, slow, "{text:?}, width {width}");
+                    plain += usize::from(letters == 9);
+                }
+            }
+        }
+        assert!(plain > 5_000);
+    }
+
+    #[test]
+    fn a_record_after_blank_lines_is_placed_on_its_own_line() {
+        let text = b"a,b\n\n\r\n\nc,\"d\"\n\ne,f\n";
+        let input = super::super::text::TextInput {
+            input: Box::new(&text[..]),
+            consumed: 0,
+            total: None,
+            name: "in.csv".into(),
+        };
+        let mut r = CsvReader::new(input, &CsvOptions::default());
+        let mut lines = Vec::new();
+        while r.read().ok().expect("records") {
+            lines.push(r.record_line);
+        }
+        assert_eq!(lines, [1, 5, 7]);
+        let (rows, e) = rows_of(text, &CsvOptions::default(), 3, CsvRun::csv_rows);
+        assert_eq!(
+            (rows.len(), e.as_deref()),
+            (0, Some("in.csv: line 1: 2 fields where the header has 3"))
+        );
+        let (_, e) = rows_of(&text[4..], &CsvOptions::default(), 3, CsvRun::csv_rows);
+        assert_eq!(
+            e.as_deref(),
+            Some("in.csv: line 4: 2 fields where the header has 3")
+        );
+    }
+
+    #[test]
+    fn a_run_with_quotes_or_returns_or_bad_utf8_is_not_plain() {
+        let run = |bytes: &[u8]| CsvRun {
+            raw: super::super::csv_runs::RawRecords {
+                bytes: bytes.to_vec(),
+                start: csv::Position::new(),
+                records: 1,
+            },
+            opts: CsvOptions::default(),
+            width: 2,
+            first_row: 1,
+            name: "in.csv".into(),
+        };
+        assert_eq!(run(b"a,b\n").plain_text(), Some("a,b\n"));
+        for bytes in [&b"\"a\",b\n"[..], b"a,b\r\n", b"a,\xff\n"] {
+            assert_eq!(run(bytes).plain_text(), None, "{bytes:?}");
+        }
+        // A bad byte is reported where the csv crate reports it.
+        let e = run(b"a,\xff\n")
+            .for_each_row(&mut |_, _| Ok(()))
+            .unwrap_err();
+        assert!(e.message.contains("line 1"), "{}", e.message);
     }
 }

@@ -178,8 +178,27 @@ fn last_cut(bytes: &[u8], quote: u8, delimiter: u8) -> Cut {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// A xorshift generator of test inputs, from `seed`.
+    pub(in crate::convert) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
+    /// Options other than the defaults: `;` between fields, `'` quoting.
+    pub(in crate::convert) fn semicolons() -> CsvOptions {
+        CsvOptions {
+            delimiter: b';',
+            quote: b'\'',
+            ..CsvOptions::default()
+        }
+    }
 
     type Read = Vec<(Vec<Vec<u8>>, u64, u64, u64)>;
 
@@ -244,18 +263,8 @@ mod tests {
 
     #[test]
     fn runs_read_as_the_whole_input_reads_for_long_random_inputs_and_other_options() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let semi = CsvOptions {
-            delimiter: b';',
-            quote: b'\'',
-            ..CsvOptions::default()
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+        let semi = semicolons();
         for (opts, alphabet) in [
             (CsvOptions::default(), &b"ab,,\"\"\r\n\n;'"[..]),
             (semi, &b"ab;;''\r\n\n,\""[..]),
