@@ -11,6 +11,7 @@ use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::Schema;
 
 use super::tsfile_types::{arrow_field_to_tsfile, arrow_schema_to_tsfile_with, DEVICE_COLUMN};
+use crate::parallel::map_in_order;
 use crate::sink::SyncWrite;
 use crate::tsfile::format::schema::{MeasurementSchema, TableSchema};
 use crate::tsfile::format::{ColumnCategory, Compression};
@@ -375,7 +376,7 @@ impl<W: Write> TsFileArrowWriter<W> {
 }
 
 /// The held rows of the devices `devices` (indexes into the pending devices), one batch per
-/// device, copied on up to `threads` threads.
+/// device, copied on up to `threads` threads (each taking the next device as it is done).
 fn device_batches(
     target: &Target,
     pending: &Pending,
@@ -383,27 +384,13 @@ fn device_batches(
     threads: usize,
 ) -> Vec<Result<DeviceBatch>> {
     let (held, all) = (&pending.held, &pending.devices);
-    let build = |&d: &usize| match all.get(d) {
+    let build = |_: &mut (), d: usize| match all.get(d) {
         Some(dev) => target.device_batch(dev, held),
         None => Err(Error::invalid("pending device vanished")),
     };
-    if threads <= 1 || devices.len() < 2 {
-        return devices.iter().map(build).collect();
-    }
-    let per = devices.len().div_ceil(threads);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (devices.chunks(per))
-            .map(|chunk| s.spawn(move || chunk.iter().map(build).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    vec![Err(Error::invalid("a thread copying device rows panicked"))]
-                })
-            })
-            .collect()
-    })
+    let mut states = vec![(); threads.max(1)];
+    map_in_order(devices.to_vec(), &mut states, "device row copying", build)
+        .unwrap_or_else(|e| vec![Err(e)])
 }
 
 impl<W: Write> TsFileArrowWriter<W> {
