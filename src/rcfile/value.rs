@@ -420,6 +420,15 @@ impl Decimal {
     /// Removes trailing fractional zeros (Hive's normalized form): `1.50` → `1.5`, `0.00` → `0`.
     pub fn normalized(self) -> Decimal {
         let mut d = self;
+        // In 64 bits where it fits: i128 division is a library call (the writers' hot path).
+        if let Ok(mut u) = i64::try_from(d.unscaled) {
+            while d.scale > 0 && u % 10 == 0 {
+                u /= 10;
+                d.scale -= 1;
+            }
+            d.unscaled = i128::from(u);
+            return d;
+        }
         while d.scale > 0 && d.unscaled % 10 == 0 {
             d.unscaled /= 10;
             d.scale -= 1;
@@ -525,6 +534,26 @@ impl fmt::Display for Decimal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Normalizing in 64 bits where the value fits gives what dividing the i128 does.
+        #[test]
+        fn normalized_drops_trailing_zeros_at_any_width(
+            digits in 0i128..1_000_000_000_000,
+            zeros in 0u32..30,
+            neg in proptest::prelude::any::<bool>(),
+            scale in 0u8..=38,
+        ) {
+            let u = digits.saturating_mul(10i128.pow(zeros)) * if neg { -1 } else { 1 };
+            let Some(d) = Decimal::new(u, scale) else { return Ok(()) };
+            let mut want = d;
+            while want.scale > 0 && want.unscaled % 10 == 0 {
+                want.unscaled /= 10;
+                want.scale -= 1;
+            }
+            proptest::prop_assert_eq!(d.normalized(), want);
+        }
+    }
 
     #[test]
     fn civil_round_trip() {
