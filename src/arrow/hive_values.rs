@@ -202,7 +202,7 @@ fn list_child(array: &dyn Array, row: usize) -> Option<ArrayRef> {
 }
 
 /// An Arrow timestamp in `unit` as a Hive timestamp (wall clock, no zone).
-fn timestamp(v: i64, unit: TimeUnit) -> Timestamp {
+pub(super) fn timestamp(v: i64, unit: TimeUnit) -> Timestamp {
     let per_second: i64 = match unit {
         TimeUnit::Second => 1,
         TimeUnit::Millisecond => 1_000,

@@ -1,17 +1,24 @@
-//! Arrow columns of plain scalars (integers, booleans, floats, strings) encoded straight into
-//! binary-serde cells for the RCFile writer: one downcast a column and no `Value` a cell.
+//! Arrow columns of plain scalars (integers, booleans, floats, strings, timestamps, decimals)
+//! encoded straight into binary-serde cells for the RCFile writer: one downcast a column and
+//! no `Value` a cell.
 //! Every other column, and every column under the text serde, goes value by value.
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type};
+use arrow_array::types::{
+    Decimal128Type, Decimal32Type, Decimal64Type, Float32Type, Float64Type, Int16Type, Int32Type,
+    Int64Type, Int8Type, TimestampMicrosecondType, TimestampMillisecondType,
+    TimestampNanosecondType, TimestampSecondType,
+};
 use arrow_array::{Array, ArrowPrimitiveType, PrimitiveArray};
 use arrow_buffer::NullBuffer;
-use arrow_schema::DataType;
+use arrow_schema::{DataType, TimeUnit};
+
+use super::hive_values::timestamp;
 
 use crate::rcfile::encoded::ColumnCells;
 use crate::rcfile::hadoop::write_vlong;
-use crate::rcfile::serde::binary::{double_cell, float_cell, string_cell};
-use crate::rcfile::{HiveType, Serde};
+use crate::rcfile::serde::binary::{double_cell, float_cell, put_decimal, string_cell};
+use crate::rcfile::{Decimal, HiveType, Serde};
 
 /// Appends to `c` the cells of the first `rows` values of `array` as a column of Hive type
 /// `ty`, where the binary serde's cell of each value is its plain bytes (the bytes the
@@ -24,7 +31,10 @@ pub(super) fn plain_cells(
     rows: usize,
     c: &mut ColumnCells,
 ) -> bool {
-    if !matches!(serde, Serde::Binary(_)) || array.len() < rows {
+    let Serde::Binary(bs) = serde else {
+        return false;
+    };
+    if array.len() < rows {
         return false;
     }
     c.ends.reserve(rows);
@@ -83,6 +93,40 @@ pub(super) fn plain_cells(
                 o.extend_from_slice(string_cell(a.value(i).as_bytes()))
             });
         }
+        (HiveType::Timestamp, DataType::Timestamp(unit, _)) => {
+            let v = match unit {
+                TimeUnit::Second => array.as_primitive::<TimestampSecondType>().values(),
+                TimeUnit::Millisecond => array.as_primitive::<TimestampMillisecondType>().values(),
+                TimeUnit::Microsecond => array.as_primitive::<TimestampMicrosecondType>().values(),
+                TimeUnit::Nanosecond => array.as_primitive::<TimestampNanosecondType>().values(),
+            };
+            // `timestamp` gives nanos below 10^9, as `put_timestamp` wants.
+            each(c, nulls, rows, |o, i| {
+                if let Some(&x) = v.get(i) {
+                    bs.put_timestamp(timestamp(x, *unit), o);
+                }
+            });
+        }
+        (&HiveType::Decimal { precision, scale }, t) if precision >= scale => {
+            let fit = Fit {
+                precision,
+                scale,
+                nulls,
+                rows,
+            };
+            return match t {
+                DataType::Decimal32(_, s) => {
+                    fit.cells(c, array.as_primitive::<Decimal32Type>(), *s, i128::from)
+                }
+                DataType::Decimal64(_, s) => {
+                    fit.cells(c, array.as_primitive::<Decimal64Type>(), *s, i128::from)
+                }
+                DataType::Decimal128(_, s) => {
+                    fit.cells(c, array.as_primitive::<Decimal128Type>(), *s, |x| x)
+                }
+                _ => false,
+            };
+        }
         _ => return false,
     }
     true
@@ -118,6 +162,42 @@ fn primitive<T: ArrowPrimitiveType>(
     }
 }
 
+/// A Hive `decimal(precision, scale)` column (`precision >= scale`) of rows `0..rows`.
+struct Fit<'n> {
+    precision: u8,
+    scale: u8,
+    nulls: Option<&'n NullBuffer>,
+    rows: usize,
+}
+
+impl Fit<'_> {
+    /// The cells of an Arrow decimal array of scale `from` (its values widened by `wide`):
+    /// each value as the value path reads it, NULL (an empty cell) where it does not fit
+    /// the column; false, with `c` untouched, for a negative scale (refused value by value).
+    fn cells<T: ArrowPrimitiveType>(
+        &self,
+        c: &mut ColumnCells,
+        a: &PrimitiveArray<T>,
+        from: i8,
+        wide: impl Fn(T::Native) -> i128,
+    ) -> bool {
+        let Ok(from) = u8::try_from(from) else {
+            return false;
+        };
+        let values = a.values();
+        each(c, self.nulls, self.rows, |o, i| {
+            let fitted = values
+                .get(i)
+                .and_then(|&u| Decimal::new(wide(u), from))
+                .and_then(|d| d.round_to(self.precision, self.scale));
+            if let Some(d) = fitted {
+                put_decimal(d, o);
+            }
+        });
+        true
+    }
+}
+
 /// The cells of rows `0..rows`: `put(out, i)` of each valid row, an empty cell for each null.
 fn each(
     c: &mut ColumnCells,
@@ -136,10 +216,13 @@ fn each(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rcfile::serde::binary::{BinaryOptions, BinarySerde, Calendar, TimeZone};
     use crate::rcfile::Field;
     use arrow_array::{
-        ArrayRef, BooleanArray, Float32Array, Float64Array, Int16Array, Int32Array, Int64Array,
-        Int8Array, LargeStringArray, StringArray, StringViewArray,
+        ArrayRef, BooleanArray, Decimal128Array, Decimal32Array, Decimal64Array, Float32Array,
+        Float64Array, Int16Array, Int32Array, Int64Array, Int8Array, LargeStringArray, StringArray,
+        StringViewArray, TimestampMicrosecondArray, TimestampMillisecondArray,
+        TimestampNanosecondArray, TimestampSecondArray,
     };
     use proptest::prelude::*;
     use std::sync::Arc;
@@ -199,7 +282,82 @@ mod tests {
                 Arc::new(StringViewArray::from_iter(s.iter().cloned())),
                 HiveType::String,
             ),
+            // Timestamps of every unit, before the Gregorian cutover and after.
+            (
+                Arc::new(TimestampSecondArray::from(
+                    v.iter().map(|x| x.map(|x| x >> 30)).collect::<Vec<_>>(),
+                )),
+                HiveType::Timestamp,
+            ),
+            (
+                Arc::new(TimestampMillisecondArray::from(
+                    v.iter().map(|x| x.map(|x| x >> 20)).collect::<Vec<_>>(),
+                )),
+                HiveType::Timestamp,
+            ),
+            (
+                Arc::new(TimestampMicrosecondArray::from(
+                    v.iter().map(|x| x.map(|x| x >> 10)).collect::<Vec<_>>(),
+                )),
+                HiveType::Timestamp,
+            ),
+            (
+                Arc::new(TimestampNanosecondArray::from(v.to_vec())),
+                HiveType::Timestamp,
+            ),
+            // Decimals that fit, that round, and that overflow the column (NULL), from
+            // every Arrow width; trailing zeros dropped as Hive normalizes.
+            (
+                decimals(v, |x| i128::from(x % 100_000_000_000), 128, 2),
+                DEC_10_2,
+            ),
+            (decimals(v, i128::from, 128, 2), DEC_10_2),
+            (
+                decimals(v, |x| i128::from(x % 1_000_000_000_000), 64, 4),
+                DEC_10_2,
+            ),
+            (
+                decimals(v, |x| i128::from(x % 1_000_000_000), 32, 0),
+                HiveType::Decimal {
+                    precision: 9,
+                    scale: 0,
+                },
+            ),
+            (
+                decimals(v, |x| i128::from(x) * 1_000_000_000_000_000, 128, 20),
+                HiveType::Decimal {
+                    precision: 38,
+                    scale: 18,
+                },
+            ),
         ]
+    }
+
+    const DEC_10_2: HiveType = HiveType::Decimal {
+        precision: 10,
+        scale: 2,
+    };
+
+    /// A decimal array of `bits` width and `scale` whose values are `f` of `v`'s.
+    fn decimals(v: &[Option<i64>], f: impl Fn(i64) -> i128, bits: u32, scale: i8) -> ArrayRef {
+        let w: Vec<Option<i128>> = v.iter().map(|x| x.map(&f)).collect();
+        match bits {
+            32 => Arc::new(
+                Decimal32Array::from(w.iter().map(|x| x.map(|x| x as i32)).collect::<Vec<_>>())
+                    .with_precision_and_scale(9, scale)
+                    .unwrap(),
+            ),
+            64 => Arc::new(
+                Decimal64Array::from(w.iter().map(|x| x.map(|x| x as i64)).collect::<Vec<_>>())
+                    .with_precision_and_scale(18, scale)
+                    .unwrap(),
+            ),
+            _ => Arc::new(
+                Decimal128Array::from(w)
+                    .with_precision_and_scale(38, scale)
+                    .unwrap(),
+            ),
+        }
     }
 
     /// [`plain_cells`] into fresh cells.
@@ -218,14 +376,21 @@ mod tests {
             cut in 0usize..4,
         ) {
             let s = &s[..v.len()];
-            let serde = Serde::binary();
-            for (array, ty) in arrays(&v, s) {
-                let start = cut.min(array.len());
-                let array = array.slice(start, array.len() - start);
-                let got = plain(array.as_ref(), &ty, &serde, array.len()).expect("plain");
-                let want = by_value(array.as_ref(), &ty, &serde);
-                prop_assert_eq!(&got.ends, &want.ends, "{}", ty);
-                prop_assert_eq!(&got.bytes, &want.bytes, "{}", ty);
+            // Also Hive 2's calendar and a zone with offsets of its own.
+            let hive2 = Serde::Binary(BinarySerde::new(BinaryOptions {
+                calendar: Calendar::Hybrid,
+                timestamp_zone: TimeZone::Fixed(-(5 * 3600 + 30 * 60)),
+                ..BinaryOptions::default()
+            }));
+            for serde in [Serde::binary(), hive2] {
+                for (array, ty) in arrays(&v, s) {
+                    let start = cut.min(array.len());
+                    let array = array.slice(start, array.len() - start);
+                    let got = plain(array.as_ref(), &ty, &serde, array.len()).expect("plain");
+                    let want = by_value(array.as_ref(), &ty, &serde);
+                    prop_assert_eq!(&got.ends, &want.ends, "{} {:?}", ty, array.data_type());
+                    prop_assert_eq!(&got.bytes, &want.bytes, "{} {:?}", ty, array.data_type());
+                }
             }
         }
     }
@@ -247,6 +412,13 @@ mod tests {
         )
         .is_none());
         assert!(plain(ints.as_ref(), &HiveType::BigInt, &bin, 3).is_none());
+        // A negative Arrow scale is left to the value path (which refuses it).
+        let scaled: ArrayRef = Arc::new(
+            Decimal128Array::from(vec![1i128])
+                .with_precision_and_scale(10, -2)
+                .unwrap(),
+        );
+        assert!(plain(scaled.as_ref(), &DEC_10_2, &bin, 1).is_none());
         let strings: ArrayRef = Arc::new(StringArray::from(vec!["a"]));
         assert!(plain(strings.as_ref(), &HiveType::Varchar(1), &bin, 1).is_none());
     }

@@ -28,7 +28,7 @@
 pub mod calendar;
 mod nested;
 #[cfg(feature = "arrow")]
-pub(crate) use nested::{double_cell, float_cell};
+pub(crate) use nested::{double_cell, float_cell, put_decimal};
 mod time;
 pub mod tzif;
 

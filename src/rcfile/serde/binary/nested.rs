@@ -265,20 +265,12 @@ impl BinarySerde {
                         t.nanos
                     )));
                 }
-                write_timestamp(out, self.timestamp_to_stored(*t), t.nanos);
+                self.put_timestamp(*t, out);
             }
             (HiveType::Decimal { precision, scale }, Value::Decimal(d)) => {
                 let fitted = rescale(d.unscaled, i32::from(d.scale), *precision, *scale)
                     .ok_or_else(|| Error::invalid(format!("decimal {d} does not fit {ty}")))?;
-                // Hive writes the value's own, normalized scale.
-                let n = fitted.normalized();
-                write_vlong(out, i64::from(n.scale));
-                let len_at = out.len();
-                out.push(0);
-                let len = write_i128_be(n.unscaled, out);
-                if let Some(b) = out.get_mut(len_at) {
-                    *b = len as u8; // 1..=16: a one-byte VInt
-                }
+                put_decimal(fitted, out);
             }
             (
                 HiveType::Array(_) | HiveType::Map(..) | HiveType::Struct(_) | HiveType::Union(_),
@@ -402,4 +394,27 @@ pub(crate) fn double_cell(x: f64) -> [u8; 8] {
         x.to_bits()
     };
     bits.to_be_bytes()
+}
+
+impl BinarySerde {
+    /// Appends the cell of a timestamp whose nanos are below 10^9, stored in the serde's
+    /// zone and calendar.
+    #[inline]
+    pub(crate) fn put_timestamp(&self, t: Timestamp, out: &mut Vec<u8>) {
+        write_timestamp(out, self.timestamp_to_stored(t), t.nanos);
+    }
+}
+
+/// Appends the cell of a decimal already fitted to its column: Hive writes the value's own,
+/// normalized scale, then its unscaled bytes with their count.
+#[inline]
+pub(crate) fn put_decimal(fitted: Decimal, out: &mut Vec<u8>) {
+    let n = fitted.normalized();
+    write_vlong(out, i64::from(n.scale));
+    let len_at = out.len();
+    out.push(0);
+    let len = write_i128_be(n.unscaled, out);
+    if let Some(b) = out.get_mut(len_at) {
+        *b = len as u8; // 1..=16: a one-byte VInt
+    }
 }
