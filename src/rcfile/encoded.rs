@@ -176,6 +176,7 @@ mod tests {
             rows in prop::collection::vec((any::<u8>(), any::<i64>(), "[a-z]{0,12}"), 0..300),
             batch in 1usize..64,
             group_rows in 1usize..50,
+            column_max in prop::option::of(12usize..80),
         ) {
             let schema: Schema = "a:bigint,b:string,c:double".parse().unwrap();
             let serde = Serde::binary();
@@ -184,12 +185,20 @@ mod tests {
                 (0..3).map(|i| if k >> i & 1 == 1 { Value::Null } else { value(ty(i), n, s) })
                     .collect()
             };
-            let build = || RcFileWriter::builder(Vec::new(), 3)
-                .with_row_group_rows(group_rows)
-                .with_row_group_bytes(200)
-                .with_sync([7; 16])
-                .build()
-                .unwrap();
+            // Columns small enough for their bytes to end row groups too (no cell is over
+            // 12 bytes), or RCFile's 2 GiB.
+            let build = || {
+                let w = RcFileWriter::builder(Vec::new(), 3)
+                    .with_row_group_rows(group_rows)
+                    .with_row_group_bytes(200)
+                    .with_sync([7; 16])
+                    .build()
+                    .unwrap();
+                match column_max {
+                    Some(m) => w.with_max_column_bytes(m),
+                    None => w,
+                }
+            };
             let mut by_row = build();
             let mut cells = Vec::new();
             for r in &rows {
@@ -208,6 +217,44 @@ mod tests {
             }
             prop_assert_eq!(by_batch.finish_into_inner().unwrap(), by_row.finish_into_inner().unwrap());
         }
+    }
+
+    #[test]
+    fn a_cell_no_row_group_holds_is_refused_after_the_rows_before_it() {
+        let schema: Schema = "a:string".parse().unwrap();
+        let serde = Serde::binary();
+        let write = |by_batch: bool| {
+            let mut w = RcFileWriter::builder(Vec::new(), 1)
+                .with_sync([7; 16])
+                .build()
+                .unwrap()
+                .with_max_column_bytes(8);
+            let rows = ["abc", "defg", "0123456789", "h"].map(|s| vec![Value::string(s)]);
+            let e = if by_batch {
+                let mut enc = EncodedRows::new(1);
+                for r in &rows {
+                    enc.push_row(&serde, &schema, r).unwrap();
+                }
+                w.write_encoded(&enc).unwrap_err()
+            } else {
+                let mut cells = Vec::new();
+                let mut e = None;
+                for r in &rows {
+                    serde.encode_row(&schema, r, &mut cells).unwrap();
+                    if let Err(x) = w.write_row(&cells) {
+                        e = Some(x);
+                        break;
+                    }
+                }
+                e.unwrap()
+            };
+            assert!(e.to_string().contains("larger than 2 GiB"), "{e}");
+            w.finish_into_inner().unwrap()
+        };
+        // Both write the two rows before it, in row groups of at most 8 bytes a column.
+        let (a, b) = (write(true), write(false));
+        assert_eq!(a, b);
+        assert_eq!(a.1.rows, 2);
     }
 
     #[test]

@@ -228,6 +228,7 @@ impl<W: Write> RcFileWriterBuilder<W> {
             plain_bytes: 0,
             row_group_rows: self.row_group_rows,
             row_group_bytes: self.row_group_bytes,
+            max_column_bytes: MAX_COLUMN_BYTES,
             pos: bytes.len() as u64,
             last_sync: 0,
             summary: WriteSummary {
@@ -283,6 +284,8 @@ pub struct RcFileWriter<W: Write> {
     plain_bytes: usize,
     row_group_rows: usize,
     row_group_bytes: usize,
+    /// Most plain bytes a column of a row group holds (RCFile's 2 GiB).
+    max_column_bytes: usize,
     pos: u64,
     last_sync: u64,
     summary: WriteSummary,
@@ -293,6 +296,21 @@ pub struct RcFileWriter<W: Write> {
 
 /// Bytes in a row group below which its columns are compressed on the calling thread only.
 const PARALLEL_COMPRESS_BYTES: usize = 256 << 10;
+
+/// The first of `range` for which `pred` (false, then true from some point on) holds; the
+/// range's end if none.
+fn first_true(range: std::ops::Range<usize>, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (range.start, range.end);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
 
 /// The failure of a cell that no row group can hold.
 fn cell_too_large() -> Error {
@@ -353,9 +371,12 @@ impl<W: Write> RcFileWriter<W> {
         let overflows = cells
             .iter()
             .zip(&self.columns)
-            .any(|(c, b)| b.data.len() + c.as_ref().len() > MAX_COLUMN_BYTES);
+            .any(|(c, b)| b.data.len() + c.as_ref().len() > self.max_column_bytes);
         if overflows {
-            if cells.iter().any(|c| c.as_ref().len() > MAX_COLUMN_BYTES) {
+            if cells
+                .iter()
+                .any(|c| c.as_ref().len() > self.max_column_bytes)
+            {
                 return Err(cell_too_large());
             }
             self.flush_row_group()?;
@@ -370,6 +391,14 @@ impl<W: Write> RcFileWriter<W> {
             self.flush_row_group()?;
         }
         Ok(())
+    }
+
+    /// The same writer with columns of at most `n` plain bytes a row group (tests of where
+    /// groups end when a column is full, without 2 GiB of cells).
+    #[cfg(test)]
+    pub(crate) fn with_max_column_bytes(mut self, n: usize) -> Self {
+        self.max_column_bytes = n;
+        self
     }
 
     /// Counts a row of `row_bytes` plain bytes into the row group; whether the group is then
@@ -391,37 +420,52 @@ impl<W: Write> RcFileWriter<W> {
         rows: usize,
     ) -> Result<()> {
         self.check_row(columns.len())?;
+        // Plain bytes of rows 0..=r: of one column (its ends are running totals), of all.
         let end = |c: &(&[u8], &[usize]), r: usize| c.1.get(r).copied().unwrap_or(0);
-        let start = |c: &(&[u8], &[usize]), r: usize| r.checked_sub(1).map_or(0, |p| end(c, p));
-        let len = |c: &(&[u8], &[usize]), r: usize| end(c, r).saturating_sub(start(c, r));
-        // Each column's plain bytes once the rows not yet appended are.
-        let mut held: Vec<usize> = self.columns.iter().map(|b| b.data.len()).collect();
+        let upto = |c: &(&[u8], &[usize]), r: usize| r.checked_sub(1).map_or(0, |p| end(c, p));
+        let through = |r: usize| -> usize { columns.iter().map(|c| end(c, r)).sum() };
+        let max = self.max_column_bytes;
         let mut first = 0;
-        for r in 0..rows {
-            let overflows =
-                (columns.iter().zip(&held)).any(|(c, h)| h + len(c, r) > MAX_COLUMN_BYTES);
-            if overflows {
-                self.append_columns(columns, first..r);
-                first = r;
-                if columns.iter().any(|c| len(c, r) > MAX_COLUMN_BYTES) {
-                    return Err(cell_too_large());
-                }
+        // Each pass takes the rows up to the end of a row group, found by bisection (bytes
+        // and rows only grow from row to row), not row by row.
+        while first < rows {
+            let bytes_to =
+                |r: usize| through(r).saturating_sub(first.checked_sub(1).map_or(0, through));
+            // The first row some column cannot take, and the row that fills the group (by
+            // its bytes, else by its row count).
+            let over = first_true(first..rows, |r| {
+                (columns.iter().zip(&self.columns))
+                    .any(|(c, b)| b.data.len() + end(c, r).saturating_sub(upto(c, first)) > max)
+            });
+            let by_bytes = first_true(first..rows, |r| {
+                self.plain_bytes + bytes_to(r) > self.row_group_bytes
+            });
+            let full = by_bytes.min(first + self.row_group_rows.saturating_sub(self.rows + 1));
+            // Rows first..last go in; then the group is written if `flush`. Where a column
+            // cannot take row `over`, that row starts the next group.
+            let split = over <= full && over < rows;
+            let (last, flush) = if split {
+                (over, true)
+            } else {
+                (full.min(rows - 1) + 1, full < rows)
+            };
+            if last > first {
+                self.rows += last - first;
+                self.plain_bytes += bytes_to(last - 1);
+                self.append_columns(columns, first..last);
+            }
+            if split
+                && columns
+                    .iter()
+                    .any(|c| end(c, over).saturating_sub(upto(c, over)) > max)
+            {
+                return Err(cell_too_large()); // a row no group can hold
+            }
+            if flush {
                 self.flush_row_group()?;
-                held.iter_mut().for_each(|h| *h = 0);
             }
-            let mut row_bytes = 0;
-            for (c, h) in columns.iter().zip(held.iter_mut()) {
-                *h += len(c, r);
-                row_bytes += len(c, r);
-            }
-            if self.count_row(row_bytes) {
-                self.append_columns(columns, first..r + 1);
-                first = r + 1;
-                self.flush_row_group()?;
-                held.iter_mut().for_each(|h| *h = 0);
-            }
+            first = last;
         }
-        self.append_columns(columns, first..rows);
         Ok(())
     }
 
