@@ -70,17 +70,10 @@ pub(super) fn value_at(array: &dyn Array, row: usize, ty: &HiveType) -> Result<V
             Value::Date(Date(i32::try_from(days).map_err(|_| mismatch())?))
         }
         (HiveType::Timestamp, DataType::Timestamp(unit, _)) => {
-            let v = match unit {
-                TimeUnit::Second => array.as_primitive::<TimestampSecondType>().value(row),
-                TimeUnit::Millisecond => {
-                    array.as_primitive::<TimestampMillisecondType>().value(row)
-                }
-                TimeUnit::Microsecond => {
-                    array.as_primitive::<TimestampMicrosecondType>().value(row)
-                }
-                TimeUnit::Nanosecond => array.as_primitive::<TimestampNanosecondType>().value(row),
-            };
-            Value::Timestamp(timestamp(v, *unit))
+            let v = timestamp_values(array, *unit)
+                .get(row)
+                .ok_or_else(mismatch)?;
+            Value::Timestamp(timestamp(*v, *unit))
         }
         (HiveType::Decimal { precision, scale }, t) => {
             let (unscaled, s) = match t {
@@ -97,10 +90,8 @@ pub(super) fn value_at(array: &dyn Array, row: usize, ty: &HiveType) -> Result<V
                 }
                 _ => return Err(mismatch()),
             };
-            let d = Decimal::new(unscaled, u8::try_from(s).map_err(|_| mismatch())?)
-                .and_then(|d| d.round_to(*precision, *scale));
-            // Like Hive: a value that does not fit the column's precision is NULL.
-            d.map_or(Value::Null, Value::Decimal)
+            let from = u8::try_from(s).map_err(|_| mismatch())?;
+            fit_decimal(unscaled, from, *precision, *scale).map_or(Value::Null, Value::Decimal)
         }
         (HiveType::Array(item), _) => {
             let child = list_child(array, row).ok_or_else(mismatch)?;
@@ -199,6 +190,22 @@ fn list_child(array: &dyn Array, row: usize) -> Option<ArrayRef> {
         DataType::FixedSizeList(..) => array.as_fixed_size_list().value(row),
         _ => return None,
     })
+}
+
+/// The values of an Arrow timestamp array of `unit` (counts of it since the epoch).
+pub(super) fn timestamp_values(array: &dyn Array, unit: TimeUnit) -> &[i64] {
+    match unit {
+        TimeUnit::Second => array.as_primitive::<TimestampSecondType>().values(),
+        TimeUnit::Millisecond => array.as_primitive::<TimestampMillisecondType>().values(),
+        TimeUnit::Microsecond => array.as_primitive::<TimestampMicrosecondType>().values(),
+        TimeUnit::Nanosecond => array.as_primitive::<TimestampNanosecondType>().values(),
+    }
+}
+
+/// An Arrow decimal of scale `from` as a Hive `decimal(precision, scale)` column holds it:
+/// `None` (NULL, as in Hive) where it does not fit the column.
+pub(super) fn fit_decimal(unscaled: i128, from: u8, precision: u8, scale: u8) -> Option<Decimal> {
+    Decimal::new(unscaled, from).and_then(|d| d.round_to(precision, scale))
 }
 
 /// An Arrow timestamp in `unit` as a Hive timestamp (wall clock, no zone).

@@ -6,19 +6,18 @@
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
     Decimal128Type, Decimal32Type, Decimal64Type, Float32Type, Float64Type, Int16Type, Int32Type,
-    Int64Type, Int8Type, TimestampMicrosecondType, TimestampMillisecondType,
-    TimestampNanosecondType, TimestampSecondType,
+    Int64Type, Int8Type,
 };
 use arrow_array::{Array, ArrowPrimitiveType, PrimitiveArray};
 use arrow_buffer::NullBuffer;
-use arrow_schema::{DataType, TimeUnit};
+use arrow_schema::DataType;
 
-use super::hive_values::timestamp;
+use super::hive_values::{fit_decimal, timestamp, timestamp_values};
 
 use crate::rcfile::encoded::ColumnCells;
 use crate::rcfile::hadoop::write_vlong;
 use crate::rcfile::serde::binary::{double_cell, float_cell, put_decimal, string_cell};
-use crate::rcfile::{Decimal, HiveType, Serde};
+use crate::rcfile::{HiveType, Serde};
 
 /// Appends to `c` the cells of the first `rows` values of `array` as a column of Hive type
 /// `ty`, where the binary serde's cell of each value is its plain bytes (the bytes the
@@ -94,12 +93,7 @@ pub(super) fn plain_cells(
             });
         }
         (HiveType::Timestamp, DataType::Timestamp(unit, _)) => {
-            let v = match unit {
-                TimeUnit::Second => array.as_primitive::<TimestampSecondType>().values(),
-                TimeUnit::Millisecond => array.as_primitive::<TimestampMillisecondType>().values(),
-                TimeUnit::Microsecond => array.as_primitive::<TimestampMicrosecondType>().values(),
-                TimeUnit::Nanosecond => array.as_primitive::<TimestampNanosecondType>().values(),
-            };
+            let v = timestamp_values(array, *unit);
             // `timestamp` gives nanos below 10^9, as `put_timestamp` wants.
             each(c, nulls, rows, |o, i| {
                 if let Some(&x) = v.get(i) {
@@ -188,8 +182,7 @@ impl Fit<'_> {
         each(c, self.nulls, self.rows, |o, i| {
             let fitted = values
                 .get(i)
-                .and_then(|&u| Decimal::new(wide(u), from))
-                .and_then(|d| d.round_to(self.precision, self.scale));
+                .and_then(|&u| fit_decimal(wide(u), from, self.precision, self.scale));
             if let Some(d) = fitted {
                 put_decimal(d, o);
             }
