@@ -381,27 +381,32 @@ impl FixedKeys {
     /// Where rows of members under `keys` go among `names` (of `types`); `None` where
     /// [`row_refs_from_members`] refuses every such row (a key that names no column or one
     /// named before it, no key for the time, a column the key "time" could also name).
-    pub fn new(keys: &[impl AsRef<str>], names: &[String], types: &[DataType]) -> Option<Self> {
+    pub fn new<'k>(
+        keys: &'k [impl AsRef<str>],
+        names: &[String],
+        types: &[DataType],
+    ) -> Option<Self> {
         if !flat_columns(names, types) {
             return None;
         }
-        let mut seen = vec![false; names.len() + 1];
-        let columns = keys
-            .iter()
-            .enumerate()
-            .map(|(member, k)| {
-                let i = column_of(names, member, k.as_ref())?;
-                if std::mem::replace(seen.get_mut(i)?, true) {
-                    return None;
-                }
-                let t = match i.checked_sub(1) {
-                    None => DataType::Int64,
-                    Some(c) => *types.get(c)?,
-                };
-                Some((i, t))
-            })
-            .collect::<Option<Vec<_>>>()?;
-        seen.first().copied().unwrap_or(false).then_some(FixedKeys {
+        // The keys placed as every row's members are (a key naming no column, or one named
+        // before, refuses them all).
+        let mut columns = Vec::with_capacity(keys.len());
+        let each_key = |m: Members<'k, '_>| {
+            keys.iter()
+                .try_for_each(|k| m(Some(k.as_ref()), Scalar::Null))
+                .map(|()| true)
+        };
+        let column_of = |member: usize, k: &str| column_of(names, member, k);
+        crate::json_scan::visit_columns(each_key, names.len() + 1, column_of, |i, _| {
+            let t = match i.checked_sub(1) {
+                None => DataType::Int64,
+                Some(c) => *types.get(c)?,
+            };
+            columns.push((i, t));
+            Some(())
+        })?;
+        columns.iter().any(|&(i, _)| i == 0).then_some(FixedKeys {
             columns,
             width: names.len(),
         })
