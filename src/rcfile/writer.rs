@@ -387,7 +387,7 @@ impl<W: Write> RcFileWriter<W> {
             b.lengths.push(cell.len());
             b.count += 1;
         }
-        if self.count_row(row_bytes) {
+        if self.count_rows(1, row_bytes) {
             self.flush_row_group()?;
         }
         Ok(())
@@ -401,12 +401,17 @@ impl<W: Write> RcFileWriter<W> {
         self
     }
 
-    /// Counts a row of `row_bytes` plain bytes into the row group; whether the group is then
-    /// full (to be written before the next row).
-    fn count_row(&mut self, row_bytes: usize) -> bool {
-        self.rows += 1;
-        self.plain_bytes += row_bytes;
-        self.plain_bytes > self.row_group_bytes || self.rows >= self.row_group_rows
+    /// Counts `rows` rows of `bytes` plain bytes into the row group; whether the group is
+    /// then full (to be written before the next row).
+    fn count_rows(&mut self, rows: usize, bytes: usize) -> bool {
+        self.rows += rows;
+        self.plain_bytes += bytes;
+        self.full_with(0, 0)
+    }
+
+    /// Whether the row group would be full with `rows` more rows of `bytes` more plain bytes.
+    fn full_with(&self, rows: usize, bytes: usize) -> bool {
+        self.plain_bytes + bytes > self.row_group_bytes || self.rows + rows >= self.row_group_rows
     }
 
     /// Appends `rows` rows given column by column, as [`write_row`](Self::write_row) would
@@ -429,29 +434,21 @@ impl<W: Write> RcFileWriter<W> {
         // Each pass takes the rows up to the end of a row group, found by bisection (bytes
         // and rows only grow from row to row), not row by row.
         while first < rows {
-            let bytes_to =
-                |r: usize| through(r).saturating_sub(first.checked_sub(1).map_or(0, through));
-            // The first row some column cannot take, and the row that fills the group (by
-            // its bytes, else by its row count).
+            let before = first.checked_sub(1).map_or(0, through);
+            let bytes_to = |r: usize| through(r).saturating_sub(before);
+            // The first row some column cannot take, and the row that fills the group.
             let over = first_true(first..rows, |r| {
                 (columns.iter().zip(&self.columns))
                     .any(|(c, b)| b.data.len() + end(c, r).saturating_sub(upto(c, first)) > max)
             });
-            let by_bytes = first_true(first..rows, |r| {
-                self.plain_bytes + bytes_to(r) > self.row_group_bytes
-            });
-            let full = by_bytes.min(first + self.row_group_rows.saturating_sub(self.rows + 1));
-            // Rows first..last go in; then the group is written if `flush`. Where a column
+            let full = first_true(first..rows, |r| self.full_with(r + 1 - first, bytes_to(r)));
+            // Rows first..last go in, and the group is written once full. Where a column
             // cannot take row `over`, that row starts the next group.
             let split = over <= full && over < rows;
-            let (last, flush) = if split {
-                (over, true)
-            } else {
-                (full.min(rows - 1) + 1, full < rows)
-            };
+            let last = if split { over } else { full.min(rows - 1) + 1 };
+            let mut flush = split;
             if last > first {
-                self.rows += last - first;
-                self.plain_bytes += bytes_to(last - 1);
+                flush |= self.count_rows(last - first, bytes_to(last - 1));
                 self.append_columns(columns, first..last);
             }
             if split
