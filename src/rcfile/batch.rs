@@ -2,10 +2,12 @@
 //! mask, with strings and binaries packed into one buffer. No per-value allocation for
 //! primitive types; this is the shape Arrow arrays are built from.
 
-use super::rowgroup::{ColumnData, RowGroup};
-use super::serde::binary::{self, BinarySerde, EMPTY_STRING_MARKER};
+mod binary;
+
+use super::rowgroup::RowGroup;
 use super::{HiveType, Serde, Timestamp, Value};
 use crate::{Error, Result};
+use binary::decode_binary;
 
 /// Typed storage of a [`ColumnBatch`]. Slots of NULL rows hold a default value.
 #[derive(Debug, Clone, PartialEq)]
@@ -313,18 +315,62 @@ impl RowGroup {
         serde: &Serde,
         out: &mut ColumnBatch,
     ) -> Result<()> {
+        self.decode_batch_rows(col, 0..self.num_rows(), ty, serde, out)
+    }
+
+    /// Decodes rows `rows` of column `col` into `out` (replacing its contents), as
+    /// [`decode_batch`](Self::decode_batch) decodes them all: a group decoded a slice at a
+    /// time holds one slice's values at once. Rows past the group's end are an error.
+    ///
+    /// ```
+    /// use colfile::rcfile::{ColumnBatch, RcFileReader, RcFileWriter, RowWriter, Schema, Serde, Value};
+    /// let schema: Schema = "n:bigint".parse()?;
+    /// let ty = &schema.columns()[0].ty;
+    /// let w = RcFileWriter::builder(Vec::new(), 1).build()?;
+    /// let mut w = RowWriter::new(w, schema.clone(), Serde::binary());
+    /// for n in 0..10 {
+    ///     w.write(&[Value::BigInt(n)])?;
+    /// }
+    /// let bytes = w.finish_into_inner()?.0;
+    /// let mut r = RcFileReader::builder(bytes.as_slice()).build()?;
+    /// let group = r.next_row_group()?.expect("one row group");
+    /// let mut out = ColumnBatch::default();
+    /// group.decode_batch_rows(0, 4..7, ty, &Serde::binary(), &mut out)?;
+    /// assert_eq!(out.len(), 3);
+    /// assert_eq!(out.value(0, ty), Some(Value::BigInt(4)));
+    /// # Ok::<(), colfile::Error>(())
+    /// ```
+    pub fn decode_batch_rows(
+        &self,
+        col: usize,
+        rows: std::ops::Range<usize>,
+        ty: &HiveType,
+        serde: &Serde,
+        out: &mut ColumnBatch,
+    ) -> Result<()> {
         out.reset(ty);
-        let rows = self.num_rows();
-        let Some(data) = self.cells_to_decode(col)? else {
-            for _ in 0..rows {
+        let (first, n) = (rows.start, rows.end.saturating_sub(rows.start));
+        if rows.start > rows.end || rows.end > self.num_rows() {
+            return Err(Error::invalid(format!(
+                "rows {}..{} of a row group of {} rows",
+                rows.start,
+                rows.end,
+                self.num_rows()
+            )));
+        }
+        let Some(column) = self.cells_to_decode(col)? else {
+            for _ in 0..n {
                 out.push_null();
             }
             return Ok(());
         };
-        out.valid.reserve(rows);
+        let data = column.rows(rows).ok_or_else(|| {
+            Error::corrupt("rcfile", "column has fewer cells than its row group has rows")
+        })?;
+        out.valid.reserve(n);
         let at = |e: Error, row: usize| {
             e.in_section("cell")
-                .at_row(row as u64)
+                .at_row((first + row) as u64)
                 .in_column(col)
                 .in_row_group(self.index())
         };
@@ -369,7 +415,7 @@ impl RowGroup {
                         .map(|d| d.unscaled))
                 }
                 (BatchValues::Bytes { data: buf, offsets }, _) => {
-                    buf.reserve(data.bytes().len());
+                    buf.reserve(data.span().len());
                     for cell in data.cells() {
                         out.valid.push(t.decode_bytes_into(ty, cell, buf));
                         offsets.push(buf.len() as u32);
@@ -392,314 +438,6 @@ impl RowGroup {
     }
 }
 
-/// The cells of `data` as (start, end) offset pairs.
-#[inline]
-fn cell_bounds(data: &ColumnData) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let offsets = data.offsets();
-    offsets
-        .iter()
-        .zip(offsets.get(1..).unwrap_or_default())
-        .map(|(&s, &e)| (s as usize, e as usize))
-}
-
-/// Appends one validity flag per cell: binary-serde cells are NULL exactly when empty.
-#[inline]
-fn push_validity(data: &ColumnData, valid: &mut Vec<bool>) {
-    valid.extend(cell_bounds(data).map(|(s, e)| s != e));
-}
-
-/// Appends one value per cell of `data` to `vals` (the default for empty cells). `read` gets
-/// the bytes from the start of a non-empty cell to the end of the column and the cell's
-/// length; the first row it rejects is returned.
-#[inline]
-fn fill<T: Default>(
-    data: &ColumnData,
-    vals: &mut Vec<T>,
-    mut read: impl FnMut(&[u8], usize) -> Option<T>,
-) -> std::result::Result<(), usize> {
-    let bytes = data.bytes();
-    let mut bad = None;
-    vals.extend(cell_bounds(data).enumerate().map(|(row, (s, e))| {
-        let len = e.wrapping_sub(s);
-        if len == 0 {
-            return T::default();
-        }
-        match bytes.get(s..).and_then(|rest| read(rest, len)) {
-            Some(v) => v,
-            None => {
-                bad.get_or_insert(row);
-                T::default()
-            }
-        }
-    }));
-    bad.map_or(Ok(()), Err)
-}
-
-/// Binary-serde decoding of the types with a dedicated loop: `None` for other types, else the
-/// row of the first malformed cell, if any.
-fn decode_binary(
-    bs: &BinarySerde,
-    ty: &HiveType,
-    data: &ColumnData,
-    out: &mut ColumnBatch,
-) -> Option<std::result::Result<(), usize>> {
-    use crate::rcfile::hadoop::vlong_within as vlong;
-    let ColumnBatch { valid, values } = out;
-    let r = match (values, ty) {
-        // Strings and binaries are the cell bytes themselves, except that a one-byte `BF`
-        // string cell is "": copy the column in runs between such cells.
-        (BatchValues::Bytes { data: buf, offsets }, HiveType::String | HiveType::Binary) => {
-            let bytes = data.bytes();
-            buf.reserve(bytes.len());
-            let is_string = *ty == HiveType::String;
-            let marker = |&(s, e): &(usize, usize)| {
-                e.wrapping_sub(s) == 1 && bytes.get(s) == Some(&EMPTY_STRING_MARKER)
-            };
-            if !is_string || !cell_bounds(data).any(|b| marker(&b)) {
-                // Nothing to drop (the usual case): the column's bytes and cell ends as they
-                // are, two copies instead of a loop that checks and writes every cell.
-                buf.extend_from_slice(bytes);
-                offsets.extend_from_slice(data.offsets().get(1..).unwrap_or_default());
-                push_validity(data, valid);
-                return Some(Ok(()));
-            }
-            let (mut copied, mut dropped) = (0usize, 0usize);
-            offsets.extend(cell_bounds(data).map(|(s, e)| {
-                if marker(&(s, e)) {
-                    buf.extend_from_slice(bytes.get(copied..s).unwrap_or_default());
-                    copied = e;
-                    dropped += 1;
-                }
-                (e - dropped) as u32
-            }));
-            buf.extend_from_slice(bytes.get(copied..).unwrap_or_default());
-            Ok(())
-        }
-        (BatchValues::Int(v), HiveType::BigInt) => fill(data, v, |r, len| Some(vlong(r, len)?.0)),
-        (BatchValues::Int(v), HiveType::Int) => fill(data, v, |r, len| {
-            i32::try_from(vlong(r, len)?.0).ok().map(i64::from)
-        }),
-        (BatchValues::Int(v), HiveType::SmallInt) => fill(data, v, |r, len| {
-            let b = r.get(..2).filter(|_| len >= 2)?;
-            Some(i64::from(i16::from_be_bytes(b.try_into().ok()?)))
-        }),
-        (BatchValues::Int(v), HiveType::TinyInt) => {
-            fill(data, v, |r, _| r.first().map(|&b| i64::from(b as i8)))
-        }
-        (BatchValues::Double(v), _) => fill(data, v, |r, len| {
-            binary::fast_double(r).filter(|_| len >= 8)
-        }),
-        (BatchValues::Float(v), _) => {
-            fill(data, v, |r, len| binary::fast_float(r).filter(|_| len >= 4))
-        }
-        (BatchValues::Boolean(v), _) => fill(data, v, |r, _| r.first().map(|&b| b != 0)),
-        (BatchValues::Date(v), _) => fill(data, v, |r, len| bs.date_fast(r, len)),
-        (BatchValues::Timestamp(v), _) => fill(data, v, |r, len| bs.timestamp_fast(r, len)),
-        (BatchValues::Decimal { values, scale }, HiveType::Decimal { precision, .. }) => {
-            // Also NULL: values with more digits than the column has.
-            let (p, s) = (*precision, *scale);
-            let bytes = data.bytes();
-            let mut bad = None;
-            valid.reserve(data.len());
-            values.extend(cell_bounds(data).enumerate().map(|(row, (start, end))| {
-                let len = end.wrapping_sub(start);
-                let d = if len == 0 {
-                    None
-                } else {
-                    match bytes
-                        .get(start..)
-                        .and_then(|r| bs.decimal_fast(r, len, p, s))
-                    {
-                        Some(d) => d,
-                        None => {
-                            bad.get_or_insert(row);
-                            None
-                        }
-                    }
-                };
-                valid.push(d.is_some());
-                d.unwrap_or(0)
-            }));
-            return Some(bad.map_or(Ok(()), Err));
-        }
-        (BatchValues::List { offsets, items }, HiveType::Array(et))
-            if matches!(**et, HiveType::String | HiveType::Binary) =>
-        {
-            return Some(string_lists(data, offsets, items, valid));
-        }
-        (BatchValues::List { offsets, items }, HiveType::Array(et)) if list_fast(et) => {
-            for (row, cell) in data.cells().enumerate() {
-                if cell.is_empty() {
-                    valid.push(false);
-                } else if read_binary_list(et, cell, items).is_some() {
-                    valid.push(true);
-                } else {
-                    return Some(Err(row));
-                }
-                offsets.push(items.len() as u32);
-            }
-            return Some(Ok(()));
-        }
-        _ => return None,
-    };
-    push_validity(data, valid);
-    Some(r)
-}
-
-/// Top-level LazyBinary `array<string>` / `array<binary>` cells (VInt count, null bitmap,
-/// then each non-NULL element as VInt length and bytes) into `offsets` and `items` (a
-/// `Bytes` batch); the row of the first malformed cell, if any.
-fn string_lists(
-    data: &ColumnData,
-    offsets: &mut Vec<u32>,
-    items: &mut ColumnBatch,
-    valid: &mut Vec<bool>,
-) -> std::result::Result<(), usize> {
-    use crate::rcfile::hadoop::decode_vlong;
-    /// Elements up to this long are copied as one fixed-size block.
-    const BLOCK: usize = 16;
-    let ColumnBatch {
-        valid: item_valid,
-        values,
-    } = items;
-    let BatchValues::Bytes {
-        data: buf,
-        offsets: item_offsets,
-    } = values
-    else {
-        return Err(0);
-    };
-    let bytes = data.bytes();
-    // The elements hold fewer bytes than the column: write them into a pre-sized buffer
-    // (with room for one block past the end) and cut it to size at the end.
-    let mut o = buf.len();
-    buf.resize(o + bytes.len() + BLOCK, 0);
-    valid.reserve(data.len());
-    offsets.reserve(data.len());
-    for (row, (s, e)) in cell_bounds(data).enumerate() {
-        if s != e {
-            // `wide` runs to the end of the column, `cell` is this row's bytes.
-            let wide = bytes.get(s..).unwrap_or_default();
-            let Some(cell) = wide.get(..e.wrapping_sub(s)) else {
-                return Err(row);
-            };
-            let mut one = || -> Option<()> {
-                let (count, n) = decode_vlong(cell)?;
-                let count = usize::try_from(count).ok()?;
-                let bitmap = cell.get(n..n.checked_add(count.div_ceil(8))?)?;
-                let mut p = n + bitmap.len();
-                for i in 0..count {
-                    let present = bitmap.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 != 0);
-                    if present {
-                        let (len, k) = decode_vlong(wide.get(p..)?)?;
-                        let len = usize::try_from(len).ok()?;
-                        let start = p + k;
-                        let end = start.checked_add(len).filter(|&x| x <= cell.len())?;
-                        match wide.get(start..start + BLOCK) {
-                            Some(block) if len <= BLOCK => {
-                                buf.get_mut(o..o + BLOCK)?.copy_from_slice(block)
-                            }
-                            _ => buf
-                                .get_mut(o..o + len)?
-                                .copy_from_slice(cell.get(start..end)?),
-                        }
-                        o += len;
-                        p = end;
-                    }
-                    item_offsets.push(o as u32);
-                    item_valid.push(present);
-                }
-                Some(())
-            };
-            if one().is_none() {
-                return Err(row);
-            }
-        }
-        valid.push(s != e);
-        offsets.push(item_valid.len() as u32);
-    }
-    buf.truncate(o);
-    Ok(())
-}
-
-/// Element types whose nested LazyBinary form [`read_binary_list`] reads directly.
-fn list_fast(et: &HiveType) -> bool {
-    matches!(
-        et,
-        HiveType::String
-            | HiveType::Binary
-            | HiveType::TinyInt
-            | HiveType::SmallInt
-            | HiveType::Int
-            | HiveType::BigInt
-            | HiveType::Float
-            | HiveType::Double
-            | HiveType::Boolean
-    )
-}
-
-/// Appends the elements of a top-level LazyBinary `array<et>` cell (VInt count, null bitmap,
-/// then the non-NULL elements in nested form) to `items`. `None` if the cell is malformed;
-/// `items` may then hold part of the row, and the caller reports the serde's error.
-fn read_binary_list(et: &HiveType, cell: &[u8], items: &mut ColumnBatch) -> Option<()> {
-    use crate::rcfile::hadoop::decode_vlong;
-    let (count, n) = decode_vlong(cell)?;
-    let count = usize::try_from(count).ok()?;
-    let bitmap = cell.get(n..n.checked_add(count.div_ceil(8))?)?;
-    let mut rest = cell.get(n + bitmap.len()..)?;
-    let present = |i: usize| bitmap.get(i / 8).is_some_and(|b| b & (1 << (i % 8)) != 0);
-    let ColumnBatch { valid, values } = items;
-    // One loop per element layout, chosen once per cell: `$read` takes the bytes left and
-    // returns (value, bytes used); NULL elements take no bytes.
-    macro_rules! each {
-        ($vals:expr, $read:expr) => {{
-            for i in 0..count {
-                if present(i) {
-                    let (v, used) = $read(rest)?;
-                    $vals.push(v);
-                    valid.push(true);
-                    rest = rest.get(used..)?;
-                } else {
-                    $vals.push(Default::default());
-                    valid.push(false);
-                }
-            }
-        }};
-    }
-    let vlong = |r: &[u8]| decode_vlong(r);
-    match (values, et) {
-        (BatchValues::Bytes { data, offsets }, _) => {
-            for i in 0..count {
-                if present(i) {
-                    let (len, k) = decode_vlong(rest)?;
-                    let len = usize::try_from(len).ok()?;
-                    data.extend_from_slice(rest.get(k..k.checked_add(len)?)?);
-                    rest = rest.get(k + len..)?;
-                }
-                offsets.push(data.len() as u32);
-                valid.push(present(i));
-            }
-        }
-        (BatchValues::Int(v), HiveType::TinyInt) => {
-            each!(v, |r: &[u8]| Some((*r.first()? as i8 as i64, 1)))
-        }
-        (BatchValues::Int(v), HiveType::SmallInt) => each!(v, |r: &[u8]| Some((
-            i16::from_be_bytes(r.get(..2)?.try_into().ok()?) as i64,
-            2
-        ))),
-        (BatchValues::Int(v), HiveType::Int) => each!(v, |r: &[u8]| {
-            let (x, k) = vlong(r)?;
-            Some((i32::try_from(x).ok()? as i64, k))
-        }),
-        (BatchValues::Int(v), _) => each!(v, vlong),
-        (BatchValues::Float(v), _) => each!(v, |r: &[u8]| Some((binary::fast_float(r)?, 4))),
-        (BatchValues::Double(v), _) => each!(v, |r: &[u8]| Some((binary::fast_double(r)?, 8))),
-        (BatchValues::Boolean(v), _) => each!(v, |r: &[u8]| Some((*r.first()? != 0, 1))),
-        _ => return None,
-    }
-    Some(())
-}
-
 /// The serde's own error for a cell the fast path could not read.
 #[cold]
 fn slow_error(serde: &Serde, ty: &HiveType, cell: &[u8]) -> Error {
@@ -716,6 +454,126 @@ fn slow_error(serde: &Serde, ty: &HiveType, cell: &[u8]) -> Error {
 mod tests {
     use super::*;
     use crate::rcfile::{RcFileReader, RcFileWriter, RowWriter, Schema};
+
+    /// Rows of every shape the decoders tell apart: NULLs, empty strings (a one-byte cell in
+    /// the binary serde), nested values.
+    fn varied_rows(n: u64) -> Vec<Vec<Value>> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..n)
+            .map(|i| {
+                let k = next();
+                let s = |k: u64| Value::string(["", "a", "xyz", "hello world"][(k % 4) as usize]);
+                let row = vec![
+                    Value::BigInt(k as i64 >> (k % 60)),
+                    s(k >> 8),
+                    Value::Timestamp(Timestamp {
+                        seconds: (k % 8_000_000_000) as i64 - 3_000_000_000,
+                        nanos: (k % 3) as u32 * 1_000_123,
+                    }),
+                    Value::Decimal(crate::rcfile::Decimal {
+                        unscaled: (k % 2_000_000) as i128 - 1_000_000,
+                        scale: 2,
+                    }),
+                    Value::Array(vec![s(k >> 3), Value::Null, s(k >> 5)]),
+                    Value::Map(vec![(s(k >> 9), Value::Int(i as i32))]),
+                ];
+                row.into_iter()
+                    .enumerate()
+                    .map(|(c, v)| if (k >> (20 + c)) % 7 == 0 { Value::Null } else { v })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// A row group decoded a slice at a time gives, slice by slice, what decoding it whole
+    /// gives for those rows: every binary fast path (strings with empty cells dropped and
+    /// not, lists of strings), the text serde's, and the value path (maps).
+    #[test]
+    fn row_slices_agree_with_whole_groups() {
+        let schema: Schema = "n:bigint,s:string,ts:timestamp,d:decimal(9,2),a:array<string>,m:map<string,int>"
+            .parse()
+            .unwrap();
+        for serde in [Serde::binary(), Serde::text()] {
+            let w = RcFileWriter::builder(Vec::new(), schema.len())
+                .with_row_group_rows(700)
+                .build()
+                .unwrap();
+            let mut w = RowWriter::new(w, schema.clone(), serde.clone());
+            for r in varied_rows(1500) {
+                w.write(&r).unwrap();
+            }
+            let bytes = w.finish_into_inner().unwrap().0;
+            let mut r = RcFileReader::new(bytes.as_slice()).unwrap();
+            let (mut whole, mut part) = (ColumnBatch::default(), ColumnBatch::default());
+            let mut groups = 0;
+            while let Some(g) = r.next_row_group().unwrap() {
+                groups += 1;
+                let rows = g.num_rows();
+                for (c, f) in schema.columns().iter().enumerate() {
+                    g.decode_batch(c, &f.ty, &serde, &mut whole).unwrap();
+                    // Slices of every length from 0 to 97 rows, and the whole group.
+                    let mut cuts = vec![(0, rows), (rows, rows), (0, 0), (rows - 1, rows)];
+                    let mut start = 0;
+                    for len in 0..98 {
+                        let end = rows.min(start + len);
+                        cuts.push((start, end));
+                        start = end;
+                    }
+                    for (a, b) in cuts {
+                        g.decode_batch_rows(c, a..b, &f.ty, &serde, &mut part).unwrap();
+                        assert_eq!(part.len(), b - a);
+                        for i in 0..b - a {
+                            let (p, w) = (part.value(i, &f.ty), whole.value(a + i, &f.ty));
+                            let (p, w) = (p.unwrap(), w.unwrap());
+                            assert!(
+                                p.same_as(&w),
+                                "{} {} rows {a}..{b}, row {}: {p:?} vs {w:?}",
+                                serde.short_name(),
+                                f.name,
+                                a + i
+                            );
+                        }
+                    }
+                }
+                let ty = &schema.columns()[0].ty;
+                let (two, one) = (2, 1);
+                for bad in [rows..rows + 1, two..one, 0..usize::MAX] {
+                    let e = g.decode_batch_rows(0, bad.clone(), ty, &serde, &mut part);
+                    assert!(e.is_err(), "{bad:?}");
+                }
+            }
+            assert_eq!(groups, 3);
+        }
+    }
+
+    /// An error in a slice names the cell's row in the group, not in the slice.
+    #[test]
+    fn slice_errors_name_the_group_row() {
+        let mut w = RcFileWriter::builder(Vec::new(), 1).build().unwrap();
+        for row in 0..10u8 {
+            // A VLong marker promising eight more bytes, in a one-byte cell, at row 6.
+            let cell = if row == 6 { vec![0x88] } else { vec![row] };
+            w.write_row(&[cell]).unwrap();
+        }
+        let bytes = w.finish_into_inner().unwrap().0;
+        let mut r = RcFileReader::new(bytes.as_slice()).unwrap();
+        let g = r.next_row_group().unwrap().unwrap();
+        let mut out = ColumnBatch::default();
+        let e = g
+            .decode_batch_rows(0, 4..8, &HiveType::BigInt, &Serde::binary(), &mut out)
+            .unwrap_err();
+        assert_eq!(e.location().row, Some(6), "{e}");
+        assert_eq!(e.location().column, Some(0), "{e}");
+        g.decode_batch_rows(0, 7..10, &HiveType::BigInt, &Serde::binary(), &mut out)
+            .unwrap();
+        assert_eq!(out.value(0, &HiveType::BigInt).unwrap(), Value::BigInt(7));
+    }
 
     #[test]
     fn batches_agree_with_values() {

@@ -40,12 +40,7 @@ impl ColumnData {
     /// "nulled" (an empty lengths buffer, which Hive reads as NULL for every row).
     #[inline]
     pub fn cell(&self, row: usize) -> Option<&[u8]> {
-        if self.nulled {
-            return None;
-        }
-        let s = *self.offsets.get(row)? as usize;
-        let e = *self.offsets.get(row + 1)? as usize;
-        self.data.get(s..e)
+        self.all_cells().cell(row)
     }
     /// True when Hive would hand NULL for every row (nulled column).
     pub fn is_nulled(&self) -> bool {
@@ -53,13 +48,14 @@ impl ColumnData {
     }
     /// All cells in row order (nothing for a nulled column).
     pub fn cells(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
+        self.all_cells().cells()
+    }
+    /// Every cell, or none for a nulled column.
+    fn all_cells(&self) -> Cells<'_> {
         let n = if self.nulled { 0 } else { self.len() };
-        self.offsets.windows(2).take(n).map(|w| match *w {
-            [start, end] => self
-                .data
-                .get(start as usize..end as usize)
-                .unwrap_or_default(),
-            _ => &[],
+        self.rows(0..n).unwrap_or(Cells {
+            bytes: &[],
+            offsets: &[],
         })
     }
     /// The column's uncompressed bytes (all cells back to back).
@@ -69,6 +65,58 @@ impl ColumnData {
     /// Cell end offsets (`len() + 1` entries, starting at 0).
     pub fn offsets(&self) -> &[u32] {
         &self.offsets
+    }
+    /// The cells of `rows` (a range within [`len`](Self::len)), for decoding part of a
+    /// column; `None` past the end.
+    pub(crate) fn rows(&self, rows: std::ops::Range<usize>) -> Option<Cells<'_>> {
+        Some(Cells {
+            bytes: &self.data,
+            offsets: self.offsets.get(rows.start..rows.end.checked_add(1)?)?,
+        })
+    }
+}
+
+/// Consecutive cells of one column: the column's bytes and the boundaries of these cells
+/// (one more offset than cells; offsets index the whole column's bytes).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cells<'a> {
+    bytes: &'a [u8],
+    offsets: &'a [u32],
+}
+
+impl<'a> Cells<'a> {
+    /// Number of cells.
+    pub(crate) fn len(self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+    /// The whole column's bytes (cells start at their offsets in it).
+    pub(crate) fn bytes(self) -> &'a [u8] {
+        self.bytes
+    }
+    /// The cells' boundaries: `len() + 1` offsets into [`bytes`](Self::bytes).
+    pub(crate) fn offsets(self) -> &'a [u32] {
+        self.offsets
+    }
+    /// Where the first cell starts and the last ends.
+    pub(crate) fn span(self) -> std::ops::Range<usize> {
+        let at = |o: Option<&u32>| o.map_or(0, |&o| o as usize);
+        at(self.offsets.first())..at(self.offsets.last())
+    }
+    /// The bytes of cell `i` (counted from the first of these cells).
+    pub(crate) fn cell(self, i: usize) -> Option<&'a [u8]> {
+        let s = *self.offsets.get(i)? as usize;
+        let e = *self.offsets.get(i + 1)? as usize;
+        self.bytes.get(s..e)
+    }
+    /// Each cell's bytes, in order.
+    pub(crate) fn cells(self) -> impl ExactSizeIterator<Item = &'a [u8]> {
+        self.offsets.windows(2).map(move |w| match *w {
+            [start, end] => self
+                .bytes
+                .get(start as usize..end as usize)
+                .unwrap_or_default(),
+            _ => &[],
+        })
     }
 }
 
