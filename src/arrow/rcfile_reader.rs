@@ -146,12 +146,12 @@ impl<S: ByteSource> RcFileArrowReaderBuilder<S> {
     }
 }
 
-/// Record batches of an RCFile: each row group's projected columns are decoded into
-/// [`ColumnBatch`]es and turned into Arrow arrays, then cut into batches.
+/// Record batches of an RCFile: each row group's projected columns are decoded a batch of
+/// rows at a time into [`ColumnBatch`]es and turned into Arrow arrays.
 ///
 /// Primitive and string columns move into the arrays without a copy. Once the caller has
-/// dropped a row group's batches, the reader takes their buffers back for the next one (a
-/// batch still held keeps its own). A dropped reader leaves its decode buffers in the
+/// dropped a batch, the reader takes its buffers back for the next one (a batch still held
+/// keeps its own). A dropped reader leaves its decode buffers in the
 /// [`BufferPool`] it was given, if any, for the next reader
 /// ([`RcFileArrowReaderBuilder::with_buffer_pool`]).
 ///
@@ -186,8 +186,8 @@ pub struct RcFileArrowReader<S> {
     arrow: SchemaRef,
     batch_size: usize,
     options: HiveToArrow,
-    /// The current row group as one batch, and how many of its rows were returned.
-    group: Option<(RecordBatch, usize)>,
+    /// The current row group's row count, and how many of its rows were returned.
+    group: Option<(usize, usize)>,
     done: bool,
     /// Where the decode buffers go when the reader is dropped.
     pool: Option<BufferPool>,
@@ -217,11 +217,10 @@ impl<S: ByteSource> RcFileArrowReader<S> {
         &self.reader
     }
 
-    /// The next row group's projected columns as one batch; `None` at the end.
-    fn next_group(&mut self) -> Result<Option<RecordBatch>> {
-        let Some(group) = self.reader.next_row_group()? else {
-            return Ok(None);
-        };
+    /// Rows `rows` of the current row group's projected columns as one batch: decoded a
+    /// batch at a time, a group's values are never all held at once.
+    fn decode_rows(&mut self, rows: Range<usize>) -> Result<RecordBatch> {
+        let group = self.reader.last_row_group();
         let mut arrays = Vec::with_capacity(self.selected.len());
         let columns = self.columns.iter_mut().zip(&mut self.spares);
         for (&c, (out, spare)) in self.selected.iter().zip(columns) {
@@ -229,7 +228,7 @@ impl<S: ByteSource> RcFileArrowReader<S> {
                 continue;
             };
             restore(out, spare, true);
-            group.decode_batch(c, &col.ty, &self.serde, out)?;
+            group.decode_batch_rows(c, rows.clone(), &col.ty, &self.serde, out)?;
             let array = self.options.column(out, &col.ty, spare);
             spare.next_round();
             let array = array.map_err(|e| {
@@ -239,9 +238,9 @@ impl<S: ByteSource> RcFileArrowReader<S> {
             })?;
             arrays.push(array);
         }
-        let options = RecordBatchOptions::new().with_row_count(Some(group.num_rows()));
+        let options = RecordBatchOptions::new().with_row_count(Some(rows.len()));
         let batch = RecordBatch::try_new_with_options(self.arrow.clone(), arrays, &options);
-        Ok(Some(batch.map_err(from_arrow)?))
+        batch.map_err(from_arrow)
     }
 }
 
@@ -273,21 +272,23 @@ impl<S: ByteSource> RcFileArrowReader<S> {
     /// reader: the async reader fetches the bytes and asks again.
     fn next_item(&mut self) -> Option<Result<RecordBatch>> {
         loop {
-            if let Some((batch, done)) = &mut self.group {
-                let left = batch.num_rows().saturating_sub(*done);
-                if left > 0 {
-                    let n = left.min(self.batch_size);
-                    let out = batch.slice(*done, n);
-                    *done += n;
-                    return Some(Ok(out));
+            if let Some((rows, done)) = self.group {
+                if done < rows {
+                    let end = rows.min(done + self.batch_size);
+                    self.group = Some((rows, end));
+                    let batch = self.decode_rows(done..end);
+                    if batch.is_err() {
+                        (self.group, self.done) = (None, true);
+                    }
+                    return Some(batch);
                 }
                 self.group = None;
             }
             if self.done {
                 return None;
             }
-            match self.next_group() {
-                Ok(Some(b)) => self.group = Some((b, 0)),
+            match self.reader.next_row_group() {
+                Ok(Some(g)) => self.group = Some((g.num_rows(), 0)),
                 Ok(None) => {
                     self.done = true;
                     return None;

@@ -264,6 +264,13 @@ impl<S: ByteSource> RcFileReader<S> {
         }
     }
 
+    /// The row group the last successful [`next_row_group`](Self::next_row_group)
+    /// returned (an empty one before the first).
+    #[cfg(feature = "arrow")]
+    pub(crate) fn last_row_group(&self) -> &RowGroup {
+        &self.group
+    }
+
     /// Once the next row group's key section is read (and while its read waits for bytes,
     /// an [`Unfetched`](crate::ErrorKind::Unfetched) error, in an async reader): the byte
     /// ranges of its projected columns, and of the start of the group after it (a sync
