@@ -56,7 +56,7 @@ impl Default for BatchValues {
     }
 }
 
-/// One column of one row group, decoded.
+/// One column of one row group (or of a slice of its rows), decoded.
 ///
 /// Decoding into a batch reuses its memory: keep batches from row group to row group and
 /// from file to file (freeing and reallocating them per file cost 4x in page faults under

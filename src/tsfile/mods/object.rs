@@ -14,7 +14,7 @@ impl Modifications {
     /// GET for each that exists.
     ///
     /// Errors: [`ErrorKind::Fetch`] naming the object when the store fails (other than "not
-    /// found"); [`ErrorKind::Limit`] for an object larger than
+    /// found"); [`ErrorKind::LimitExceeded`] for an object larger than
     /// [`Limits::max_alloc_bytes`]; a damaged modification file, located in it.
     ///
     /// ```

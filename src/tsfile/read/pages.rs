@@ -48,7 +48,7 @@ pub(crate) const STREAM_ROWS: usize = 1 << 16;
 
 impl PagedChunk {
     /// Opens the chunk at `offset`. `whole`: read the body at once (if it is at most
-    /// [`WHOLE_CHUNK_MAX`] bytes); otherwise a multi-page chunk's headers are read one at a
+    /// 4 MiB); otherwise a multi-page chunk's headers are read one at a
     /// time and payloads only on demand.
     pub fn open<S: ByteSource + ?Sized>(
         source: &S,
