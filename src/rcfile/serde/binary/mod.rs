@@ -251,6 +251,13 @@ impl BinarySerde {
             Calendar::Hybrid => zone.legacy_local_to_utc(local),
         }
     }
+
+    /// Appends the cell of a timestamp whose nanos are below 10^9, stored in the serde's
+    /// zone and calendar.
+    #[inline]
+    pub(crate) fn put_timestamp(&self, t: Timestamp, out: &mut Vec<u8>) {
+        time::write_timestamp(out, self.timestamp_to_stored(t), t.nanos);
+    }
 }
 
 /// Batch decoding: top-level cells read without a cursor. Each takes the bytes from the start

@@ -2,7 +2,7 @@
 //! 4-byte size followed by their body, and the bodies of arrays, maps, structs and unions
 //! (which is all a top-level complex cell holds).
 
-use super::time::{read_timestamp, write_timestamp};
+use super::time::read_timestamp;
 use super::{i128_from_be, rescale, string_value, write_i128_be, write_string_like, BinarySerde};
 use crate::cursor::Cursor;
 use crate::rcfile::hadoop::write_vlong;
@@ -394,15 +394,6 @@ pub(crate) fn double_cell(x: f64) -> [u8; 8] {
         x.to_bits()
     };
     bits.to_be_bytes()
-}
-
-impl BinarySerde {
-    /// Appends the cell of a timestamp whose nanos are below 10^9, stored in the serde's
-    /// zone and calendar.
-    #[inline]
-    pub(crate) fn put_timestamp(&self, t: Timestamp, out: &mut Vec<u8>) {
-        write_timestamp(out, self.timestamp_to_stored(t), t.nanos);
-    }
 }
 
 /// Appends the cell of a decimal already fitted to its column: Hive writes the value's own,
