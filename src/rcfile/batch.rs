@@ -349,7 +349,6 @@ impl RowGroup {
         out: &mut ColumnBatch,
     ) -> Result<()> {
         out.reset(ty);
-        let (first, n) = (rows.start, rows.end.saturating_sub(rows.start));
         if rows.start > rows.end || rows.end > self.num_rows() {
             return Err(Error::invalid(format!(
                 "rows {}..{} of a row group of {} rows",
@@ -358,6 +357,7 @@ impl RowGroup {
                 self.num_rows()
             )));
         }
+        let (first, n) = (rows.start, rows.len());
         let Some(column) = self.cells_to_decode(col)? else {
             for _ in 0..n {
                 out.push_null();
