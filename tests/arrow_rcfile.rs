@@ -199,6 +199,84 @@ fn every_fixture_reads_as_hive_dumped_it() {
     assert!(checked >= 30, "only {checked} typed fixtures");
 }
 
+/// The RCFiles other projects wrote (`../shared/fixtures/external/real`, when it is beside
+/// the clone) give the row reader's rows through every columnar path: columnar batches of
+/// whole groups and of 2-row slices, and Arrow batches of 2 rows. The corrupt one fails on
+/// both paths.
+#[test]
+fn real_rcfiles_read_alike_on_every_path() {
+    use colfile::rcfile::{ColumnBatch, RcFileReader};
+    let Some(ext) = external_dir() else { return };
+    // Rows each holds, and its DDL where the README gives one (else every column a string).
+    let files = [
+        ("hcat_boolean.rcfile", 2, Some("b:boolean,i:int")),
+        (
+            "hcat_complex.rcfile",
+            2,
+            Some("m:map<string,string>,s:struct<num:int,str:string,dbl:double>,a:array<map<string,string>>,i:int"),
+        ),
+        ("hive_part.rc", 26, None),
+        ("hive_rc-file-v0.rc", 1, None),
+        ("hive_smb_bucket_input.rc", 7, None),
+        ("hive_smbbucket_1.rc", 5, Some("key:int,value:string")),
+        ("hive_smbbucket_2.rc", 4, None),
+        ("hive_smbbucket_3.rc", 6, None),
+        ("impala_rc_tinytable_extra_col.rc", 3, None),
+    ];
+    let serde = Serde::text();
+    for (name, rows, ddl) in files {
+        let bytes = std::fs::read(ext.join("real").join(name)).unwrap();
+        let mut r = RcFileReader::new(bytes.as_slice()).unwrap();
+        let schema: Schema = match ddl {
+            Some(d) => d.parse().unwrap(),
+            None => (0..r.header().column_count)
+                .map(|c| format!("c{c}:string"))
+                .collect::<Vec<_>>()
+                .join(",")
+                .parse()
+                .unwrap(),
+        };
+        let (mut want, mut values) = (Vec::new(), Vec::new());
+        let (mut whole, mut part) = (ColumnBatch::default(), ColumnBatch::default());
+        while let Some(g) = r.next_row_group().unwrap() {
+            let mut group = vec![Vec::new(); g.num_rows()];
+            for (c, col) in schema.columns().iter().enumerate() {
+                values.clear();
+                g.decode_column(c, &col.ty, &serde, &mut values).unwrap();
+                g.decode_batch(c, &col.ty, &serde, &mut whole).unwrap();
+                for (i, v) in values.iter().enumerate() {
+                    if i % 2 == 0 {
+                        let end = g.num_rows().min(i + 2);
+                        g.decode_batch_rows(c, i..end, &col.ty, &serde, &mut part)
+                            .unwrap();
+                    }
+                    for b in [whole.value(i, &col.ty), part.value(i % 2, &col.ty)] {
+                        let b = b.unwrap();
+                        assert!(b.same_as(v), "{name} {} row {i}: {b:?} vs {v:?}", col.name);
+                    }
+                    let mut text = String::new();
+                    json::write_value(&col.ty, v, &mut text);
+                    group[i].push(serde_json::from_str::<Json>(&text).unwrap());
+                }
+            }
+            want.extend(group.into_iter().map(Json::Array));
+        }
+        assert_eq!(want.len(), rows, "{name}");
+        assert_rows(name, &schema, &read_all(&bytes, &schema, &serde, 2), &want);
+    }
+    let corrupt = std::fs::read(ext.join("real/hive_archive_corrupt.rc")).unwrap();
+    let schema: Schema = "c:string".parse().unwrap();
+    let arrow = RcFileArrowReader::builder(corrupt.as_slice(), schema, serde)
+        .build()
+        .and_then(|r| {
+            r.collect::<Result<Vec<_>, _>>()
+                .map_err(colfile::Error::from)
+        });
+    assert!(arrow.is_err());
+    let mut r = RcFileReader::new(corrupt.as_slice()).unwrap();
+    assert!(r.next_row_group().is_err());
+}
+
 /// The reader moves its decode buffers into the arrays and takes them back once the caller
 /// drops them, and a dropped reader leaves them to the next one on the thread: batches the
 /// caller keeps must never change, and reused buffers must give the same batches.
